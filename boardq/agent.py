@@ -1,0 +1,170 @@
+"""Trained agents: export to one file, load, and act greedily.
+
+An exported agent is a numpy `.npz` archive (no pickled objects): the network's
+weights in order and a JSON header naming the game and the network shape. Loading
+rebuilds the network from that header and checks every weight's shape.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardq.checkpointing import AGENT_FILE, atomic_write_bytes
+from boardq.config import NetworkConfig
+from boardq.errors import AgentFileError
+from boardq.policies import masked_argmax
+
+__all__ = ["Agent", "export_agent"]
+
+FORMAT = "boardq-agent"
+FORMAT_VERSION = 1
+
+
+def export_agent(
+    path: str | Path,
+    game: str,
+    network: NetworkConfig,
+    obs_shape,
+    num_actions: int,
+    weights: list[np.ndarray],
+    info: dict[str, Any] | None = None,
+) -> Path:
+    """Writes an agent file atomically; returns its path."""
+    header = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": game,
+        "network": {
+            "conv_filters": list(network.conv_filters),
+            "hidden_units": list(network.hidden_units),
+            "dueling": network.dueling,
+        },
+        "obs_shape": list(obs_shape),
+        "num_actions": int(num_actions),
+        "info": info or {},
+    }
+    arrays = {f"w{i:03d}": np.asarray(w) for i, w in enumerate(weights)}
+    buf = io.BytesIO()
+    np.savez(buf, header=np.array(json.dumps(header)), **arrays)
+    path = Path(path)
+    atomic_write_bytes(path, buf.getvalue())
+    return path
+
+
+def _read(path: Path) -> tuple[dict[str, Any], list[np.ndarray]]:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(str(data["header"]))
+            keys = sorted(k for k in data.files if k.startswith("w"))
+            weights = [data[k] for k in keys]
+    except FileNotFoundError:
+        raise AgentFileError(f"agent file {path} does not exist") from None
+    except IsADirectoryError:
+        raise AgentFileError(f"{path} is a directory, not an agent file") from None
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as e:
+        raise AgentFileError(f"{path} is not a readable boardq agent file ({e})") from None
+    if header.get("format") != FORMAT:
+        raise AgentFileError(f"{path} is not a boardq agent file")
+    if header.get("format_version", 0) > FORMAT_VERSION:
+        raise AgentFileError(f"{path} was written by a newer boardq")
+    return header, weights
+
+
+class Agent:
+    """A trained player: greedy over legal moves, one forward pass per call.
+
+    Use `Agent.load(path)`. `act` and `q_values` take the PettingZoo observation dict
+    of the agent's game ({"observation": planes, "action_mask": mask}).
+    """
+
+    def __init__(self, game: str, model, info: dict[str, Any], path: Path | None = None):
+        from boardq.networks import QFunction
+
+        self.game = game
+        self.info = info
+        self.path = path
+        self._model = model
+        self._q = QFunction(model)
+        self._weights = self._q.weights_of(model)
+
+    @classmethod
+    def load(cls, path: str | Path, game: str | None = None) -> Agent:
+        """Loads an exported agent file, or the one in a run directory.
+
+        Args:
+          path: an agent file, or a run directory holding agent.npz.
+          game: if given, the agent must be for this game.
+
+        Raises:
+          AgentFileError: missing, unreadable, other game, or wrong shapes.
+        """
+        path = Path(path)
+        if path.is_dir():
+            if not (path / AGENT_FILE).exists():
+                raise AgentFileError(f"no exported agent in {path} (expected {AGENT_FILE})")
+            path = path / AGENT_FILE
+        header, weights = _read(path)
+        if game is not None and header.get("game") != game:
+            raise AgentFileError(
+                f"{path} is an agent for {header.get('game')!r}, not for {game!r}"
+            )
+        from boardq.networks import build_q_network
+
+        try:
+            net = header["network"]
+            config = NetworkConfig(
+                conv_filters=tuple(net["conv_filters"]),
+                hidden_units=tuple(net["hidden_units"]),
+                dueling=bool(net["dueling"]),
+            )
+            model = build_q_network(header["obs_shape"], header["num_actions"], config)
+        except (KeyError, TypeError, ValueError) as e:
+            raise AgentFileError(f"{path} has an unreadable network header ({e})") from None
+        expected = [tuple(w.shape) for w in model.weights]
+        if [tuple(w.shape) for w in weights] != expected:
+            raise AgentFileError(f"{path}: weights do not match the network in its header")
+        model.set_weights(weights)
+        return cls(header["game"], model, header.get("info", {}), path)
+
+    @property
+    def num_actions(self) -> int:
+        return int(self._model.output_shape[-1])
+
+    def _check(self, observation: dict) -> tuple[np.ndarray, np.ndarray]:
+        try:
+            planes = np.asarray(observation["observation"], np.int8)
+            mask = np.asarray(observation["action_mask"], bool)
+        except (KeyError, TypeError) as e:
+            raise ValueError(
+                "observation must be a PettingZoo dict with 'observation' and 'action_mask'"
+            ) from e
+        if planes.shape != tuple(self._model.input_shape[1:]) or mask.shape != (
+            self.num_actions,
+        ):
+            raise ValueError(
+                f"observation shapes {planes.shape}, {mask.shape} do not fit this "
+                f"{self.game} agent"
+            )
+        return planes, mask
+
+    def q_values(self, observation: dict) -> np.ndarray:
+        """One value per action, from the player to move's view; NaN for illegal moves."""
+        planes, mask = self._check(observation)
+        q = self._q(planes[None], self._weights).numpy()[0].astype(np.float64)
+        q[~mask] = np.nan
+        return q
+
+    def act(self, observation: dict) -> int:
+        """The legal move with the highest value."""
+        planes, mask = self._check(observation)
+        q = self._q(planes[None], self._weights).numpy()[0]
+        return int(masked_argmax(q, mask))
+
+    def weights(self) -> list[np.ndarray]:
+        return self._model.get_weights()

@@ -1,0 +1,84 @@
+"""Run directories: config.json, TensorFlow checkpoints and the exported agent.
+
+Layout of a run directory::
+
+    RUN_DIR/config.json        the TrainConfig of the run
+    RUN_DIR/checkpoints/       tf.train.CheckpointManager (networks, optimizer, counters)
+    RUN_DIR/agent.npz          the exported agent (greedy player), see boardq.agent
+    RUN_DIR/metrics.jsonl      one JSON line of metrics per progress tick
+    RUN_DIR/tb/                TensorBoard event files
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from boardq.config import ConfigError, TrainConfig
+from boardq.errors import RunDirError
+
+__all__ = [
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "new_run_dir",
+    "read_run_config",
+]
+
+CONFIG_FILE = "config.json"
+CHECKPOINT_DIR = "checkpoints"
+AGENT_FILE = "agent.npz"
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Writes a file so that readers see the old or the new content, never a part."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def new_run_dir(out_dir: str | Path, game: str) -> Path:
+    """A new, empty directory OUT_DIR/GAME/YYYYmmdd-HHMMSS[-k]."""
+    base = Path(out_dir) / game
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise RunDirError(f"cannot create output directory {base}: {e.strerror}") from None
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for k in range(1000):
+        path = base / (stamp if k == 0 else f"{stamp}-{k}")
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+    raise RunDirError(f"cannot find a free run directory name in {base}")
+
+
+def read_run_config(run_dir: str | Path) -> TrainConfig:
+    """The config a run directory was started with; RunDirError if unusable."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise RunDirError(f"run directory {run_dir} does not exist")
+    path = run_dir / CONFIG_FILE
+    try:
+        data = json.loads(path.read_text("utf-8"))
+        return TrainConfig.from_dict(data)
+    except FileNotFoundError:
+        raise RunDirError(f"{run_dir} is not a boardq run directory (no {CONFIG_FILE})") from None
+    except (OSError, ValueError, TypeError, ConfigError) as e:
+        raise RunDirError(f"cannot read {path}: {e}") from None

@@ -1,0 +1,130 @@
+"""The learner: the only code that changes weights."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import keras
+import tensorflow as tf
+
+from boardq.config import TrainConfig
+from boardq.losses import double_q_target, huber
+from boardq.networks import QFunction, build_q_network
+from boardq.snapshot import Snapshot, SnapshotBox
+
+__all__ = ["Learner", "batch_signature"]
+
+
+def batch_signature(
+    batch_size: int, obs_shape: Sequence[int], num_actions: int
+) -> dict[str, tf.TensorSpec]:
+    """The fixed shapes and compact dtypes of one training batch."""
+    return {
+        "obs": tf.TensorSpec([batch_size, *obs_shape], tf.int8),
+        "action": tf.TensorSpec([batch_size], tf.int16),
+        "reward": tf.TensorSpec([batch_size], tf.float32),
+        "discount": tf.TensorSpec([batch_size], tf.float32),
+        "next_obs": tf.TensorSpec([batch_size, *obs_shape], tf.int8),
+        "next_mask": tf.TensorSpec([batch_size, num_actions], tf.bool),
+    }
+
+
+class Learner:
+    """Online and target networks, the optimizer and the compiled train step.
+
+    `train_step` applies Adam through `optimizer.apply_gradients` (the single write
+    path), then moves the target towards the online network by `tau` (or copies it
+    every `hard_update_every_steps`). `publish` hands the agents an immutable copy.
+    Build it on the main thread: it builds the models and the optimizer and traces
+    the compiled functions.
+    """
+
+    def __init__(self, config: TrainConfig, obs_shape: Sequence[int], num_actions: int):
+        self.config = config
+        self.obs_shape = tuple(obs_shape)
+        self.num_actions = num_actions
+        keras.utils.set_random_seed(config.seed)
+        self.online = build_q_network(obs_shape, num_actions, config.network, name="online")
+        self.target = build_q_network(obs_shape, num_actions, config.network, name="target")
+        self.target.set_weights(self.online.get_weights())
+        self.optimizer = keras.optimizers.Adam(
+            learning_rate=config.learning_rate, global_clipnorm=config.max_grad_norm
+        )
+        # Built before any restore, or a checkpoint's slots are silently dropped.
+        self.optimizer.build(self.online.trainable_variables)
+        self.step = tf.Variable(0, dtype=tf.int64, name="train_step", trainable=False)
+        self.q_function = QFunction(self.online)
+        self.spec = batch_signature(config.batch_size, obs_shape, num_actions)
+        self._train_step = tf.function(
+            self._train_step_impl,
+            input_signature=[self.spec],
+            jit_compile=config.jit_compile or None,
+        )
+        self.snapshots = SnapshotBox(self.make_snapshot())
+
+    # -- the write path -------------------------------------------------------
+    def _train_step_impl(self, batch):
+        cfg = self.config
+        obs = batch["obs"]
+        action = tf.cast(batch["action"], tf.int32)
+        with tf.GradientTape() as tape:
+            q_tm1 = self.online(obs, training=True)  # [B, A]
+            q_taken = tf.gather(q_tm1, action, batch_dims=1)  # [B]
+            q_t_online = self.online(batch["next_obs"], training=False)  # [B, A]
+            q_t_target = self.target(batch["next_obs"], training=False)  # [B, A]
+            y = double_q_target(
+                batch["reward"], batch["discount"], q_t_online, q_t_target, batch["next_mask"]
+            )
+            td_error = y - q_taken
+            loss = tf.reduce_mean(huber(td_error, cfg.huber_delta))
+        variables = self.online.trainable_variables
+        grads = tape.gradient(loss, variables)
+        grad_norm = tf.linalg.global_norm(grads)
+        self.optimizer.apply_gradients(zip(grads, variables))
+        self.step.assign_add(1)
+        self._update_target()
+        return {
+            "loss": loss,
+            "q_mean": tf.reduce_mean(q_taken),
+            "td_abs": tf.reduce_mean(tf.abs(td_error)),
+            "grad_norm": grad_norm,
+        }
+
+    def _update_target(self) -> None:
+        cfg = self.config
+        pairs = list(zip(self.target.weights, self.online.weights))
+        if cfg.hard_update_every_steps:
+            copy = tf.equal(self.step % cfg.hard_update_every_steps, 0)
+            for t, o in pairs:
+                t.assign(tf.where(copy, o, t))
+        else:
+            for t, o in pairs:
+                t.assign(cfg.tau * o + (1.0 - cfg.tau) * t)
+
+    def train_step(self, batch) -> dict[str, tf.Tensor]:
+        """One update on one batch; returns scalar metrics as tensors."""
+        return self._train_step(batch)
+
+    # -- what the agents see -------------------------------------------------
+    def make_snapshot(self) -> Snapshot:
+        return Snapshot(int(self.step.numpy()), self.q_function.weights_of(self.online))
+
+    def publish(self) -> int:
+        """Publishes the current weights; returns their version (the train step)."""
+        snap = self.make_snapshot()
+        self.snapshots.publish(snap)
+        return snap.version
+
+    def warm_up(self) -> None:
+        """Traces every compiled function with dummy data (main thread only)."""
+        self.q_function.warm_up(self.snapshots.get().weights)
+        self._train_step.get_concrete_function(self.spec)
+
+    def checkpoint_objects(self) -> dict:
+        """What a checkpoint must hold to resume this learner exactly."""
+        return {
+            "online": self.online,
+            "target": self.target,
+            "optimizer": self.optimizer,
+            "step": self.step,
+        }

@@ -1,0 +1,59 @@
+"""Pure TensorFlow functions for the Double DQN target and loss."""
+
+from __future__ import annotations
+
+import tensorflow as tf
+
+__all__ = ["double_q_target", "huber", "masked_max"]
+
+
+def masked_max(q: tf.Tensor, mask: tf.Tensor) -> tf.Tensor:
+    """Max over legal moves; 0 for rows with no legal move (terminal states).
+
+    Args:
+      q: [B, A] values.
+      mask: [B, A] bool legal moves.
+    """
+    lowest = tf.fill(tf.shape(q), q.dtype.min)
+    best = tf.reduce_max(tf.where(mask, q, lowest), axis=-1)
+    return tf.where(tf.reduce_any(mask, axis=-1), best, tf.zeros_like(best))
+
+
+def double_q_target(
+    reward: tf.Tensor,
+    discount: tf.Tensor,
+    q_t_online: tf.Tensor,
+    q_t_target: tf.Tensor,
+    next_mask: tf.Tensor,
+) -> tf.Tensor:
+    """Double DQN target over legal next moves.
+
+        a* = argmax_{a legal in s'} Q_online(s', a)
+        y  = r + discount * Q_target(s', a*)          (0 bootstrap if s' is terminal)
+
+    `discount` carries the sign of the negamax form, (-gamma)^n (see
+    `boardq.transitions`).
+
+    Args:
+      reward: [B] n-step returns.
+      discount: [B] bootstrap factors, 0 where the game ended.
+      q_t_online: [B, A] online network at s'.
+      q_t_target: [B, A] target network at s'.
+      next_mask: [B, A] bool legal moves at s'.
+
+    Returns:
+      [B] targets (no gradient flows through them).
+    """
+    lowest = tf.fill(tf.shape(q_t_online), q_t_online.dtype.min)
+    best = tf.argmax(tf.where(next_mask, q_t_online, lowest), axis=-1, output_type=tf.int32)
+    value = tf.gather(q_t_target, best, batch_dims=1)
+    has_move = tf.reduce_any(next_mask, axis=-1)
+    value = tf.where(has_move, value, tf.zeros_like(value))
+    return tf.stop_gradient(reward + discount * value)
+
+
+def huber(error: tf.Tensor, delta: float) -> tf.Tensor:
+    """Elementwise Huber loss of a TD error."""
+    abs_error = tf.abs(error)
+    quadratic = tf.minimum(abs_error, delta)
+    return 0.5 * quadratic**2 + delta * (abs_error - quadratic)

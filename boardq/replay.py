@@ -1,0 +1,161 @@
+"""Replay memory and the replay-ratio rate limiter (numpy and threading only)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+__all__ = ["RateLimiter", "ReplayRing", "Symmetry"]
+
+
+class ReplayRing:
+    """A fixed-capacity ring of transitions with uniform sampling.
+
+    Boards are int8 and masks bool, so a Connect Four transition takes under 200
+    bytes. Only one thread writes and samples (the dataset generator); others may
+    read `size` and `added`.
+    """
+
+    def __init__(self, capacity: int, obs_shape: Sequence[int], num_actions: int):
+        self.capacity = int(capacity)
+        self._data = {
+            "obs": np.zeros((capacity, *obs_shape), np.int8),
+            "action": np.zeros((capacity,), np.int16),
+            "reward": np.zeros((capacity,), np.float32),
+            "discount": np.zeros((capacity,), np.float32),
+            "next_obs": np.zeros((capacity, *obs_shape), np.int8),
+            "next_mask": np.zeros((capacity, num_actions), bool),
+        }
+        self._next = 0
+        self.size = 0
+        self.added = 0
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in self._data.values())
+
+    def add(self, chunk: dict[str, np.ndarray]) -> None:
+        """Appends a chunk of column arrays (see `transitions.stack_transitions`)."""
+        n = len(chunk["action"])
+        if n > self.capacity:
+            chunk = {k: v[-self.capacity :] for k, v in chunk.items()}
+            n = self.capacity
+        idx = (self._next + np.arange(n)) % self.capacity
+        for key, column in self._data.items():
+            column[idx] = chunk[key]
+        self._next = (self._next + n) % self.capacity
+        self.size = min(self.capacity, self.size + n)
+        self.added += n
+
+    def sample(self, batch_size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        """A uniform sample with replacement, as fresh arrays."""
+        if self.size == 0:
+            raise ValueError("cannot sample from an empty replay memory")
+        idx = rng.integers(0, self.size, batch_size)
+        return {key: column[idx] for key, column in self._data.items()}
+
+
+class Symmetry:
+    """One symmetry of a board: a transform of [..., H, W, C] planes and of actions.
+
+    Attributes:
+      planes: maps a batch of planes to its image.
+      action_map: int array; the image of action a is action_map[a].
+    """
+
+    def __init__(self, planes: Callable[[np.ndarray], np.ndarray], action_map: np.ndarray):
+        self.planes = planes
+        self.action_map = np.asarray(action_map, np.int64)
+        self.inverse_map = np.argsort(self.action_map)
+
+    def apply(self, batch: dict[str, np.ndarray], rows: np.ndarray) -> None:
+        """Replaces rows of a sampled batch by their images, in place."""
+        batch["obs"][rows] = self.planes(batch["obs"][rows])
+        batch["next_obs"][rows] = self.planes(batch["next_obs"][rows])
+        batch["action"][rows] = self.action_map[batch["action"][rows]]
+        # new_mask[b] = old_mask[inverse[b]]: move b of the image is move inverse[b].
+        batch["next_mask"][rows] = batch["next_mask"][rows][:, self.inverse_map]
+
+
+def augment(
+    batch: dict[str, np.ndarray], symmetries: Sequence[Symmetry], rng: np.random.Generator
+) -> dict[str, np.ndarray]:
+    """Maps each sampled transition through one of the symmetries, chosen uniformly."""
+    if len(symmetries) <= 1:
+        return batch
+    choice = rng.integers(0, len(symmetries), len(batch["action"]))
+    for k, sym in enumerate(symmetries):
+        rows = np.flatnonzero(choice == k)
+        if rows.size:
+            sym.apply(batch, rows)
+    return batch
+
+
+__all__.append("augment")
+
+
+class RateLimiter:
+    """Holds the replay ratio (samples trained per transition collected).
+
+    The reverb `SampleToInsertRatio` rule: with diff = ratio * (inserted - warmup)
+    - sampled, inserts wait while diff would exceed +tolerance and samples wait while
+    it would fall below -tolerance, so neither a slow learner nor slow agents change
+    how many times each transition is trained on. Every wait has a timeout and
+    returns False when `stop` is set or the time runs out; callers loop.
+    """
+
+    def __init__(self, ratio: float, warmup: int, tolerance: float):
+        if tolerance <= 0:
+            raise ValueError("tolerance must be > 0")
+        self.ratio = float(ratio)
+        self.warmup = int(warmup)
+        self.tolerance = float(tolerance)
+        self.inserted = 0
+        self.sampled = 0
+        self._cond = threading.Condition()
+
+    def _diff(self, inserted: int, sampled: int) -> float:
+        return self.ratio * (inserted - self.warmup) - sampled
+
+    def can_insert(self, n: int) -> bool:
+        with self._cond:
+            return self._can_insert(n)
+
+    def _can_insert(self, n: int) -> bool:
+        if self.inserted < self.warmup:
+            return True
+        return self._diff(self.inserted + n, self.sampled) <= self.tolerance
+
+    def _can_sample(self, n: int) -> bool:
+        if self.inserted < self.warmup:
+            return False
+        return self._diff(self.inserted, self.sampled + n) >= -self.tolerance
+
+    def await_insert(self, n: int, stop: threading.Event | None, timeout: float) -> bool:
+        """Blocks until n transitions may be inserted, then counts them."""
+        with self._cond:
+            ok = self._cond.wait_for(
+                lambda: self._can_insert(n) or (stop is not None and stop.is_set()), timeout
+            )
+            if not ok or (stop is not None and stop.is_set()):
+                return False
+            self.inserted += n
+            self._cond.notify_all()
+            return True
+
+    def try_sample(self, n: int) -> bool:
+        """Counts n samples if the ratio allows it now; never blocks."""
+        with self._cond:
+            if not self._can_sample(n):
+                return False
+            self.sampled += n
+            self._cond.notify_all()
+            return True
+
+    def restore(self, inserted: int, sampled: int) -> None:
+        """Sets the counters (on resume) and wakes every waiter."""
+        with self._cond:
+            self.inserted, self.sampled = int(inserted), int(sampled)
+            self._cond.notify_all()

@@ -1,0 +1,44 @@
+"""Connect Four: PettingZoo's classic/connect_four-v3, its preset and its network."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardq.config import NetworkConfig, TrainConfig
+from boardq.replay import Symmetry
+from games.base import Game
+from games.boards import connect_four as board
+
+__all__ = ["GAME", "PRESET"]
+
+PRESET = TrainConfig(
+    game="connect_four",
+    games_per_thread=64,
+    replay_capacity=500_000,
+    warmup_transitions=20_000,
+    replay_ratio=8.0,
+    batch_size=256,
+    learning_rate=5e-4,
+    discount=0.99,
+    tau=0.005,
+    epsilon_start=1.0,
+    epsilon_end=0.1,
+    epsilon_decay_transitions=1_000_000,
+    budget_minutes=25.0,
+    eval_every_sec=60.0,
+    network=NetworkConfig(conv_filters=(64, 64), hidden_units=(256,)),
+)
+
+GAME = Game(
+    name="connect_four",
+    env_id="classic/connect_four-v3",
+    obs_shape=(6, 7, 2),
+    num_actions=7,
+    preset=PRESET,
+    board=board,
+    symmetries=[
+        Symmetry(lambda p: p, np.arange(7)),
+        Symmetry(lambda p: np.ascontiguousarray(p[..., ::-1, :]), np.arange(7)[::-1]),
+    ],
+    title="Connect Four",
+)
