@@ -58,6 +58,8 @@ def export_agent(
 
 
 def _read(path: Path) -> tuple[dict[str, Any], list[np.ndarray]]:
+    if path.is_file() and not zipfile.is_zipfile(path):
+        raise AgentFileError(f"{path} is not a boardq agent file (not an .npz archive)")
     try:
         with np.load(path, allow_pickle=False) as data:
             header = json.loads(str(data["header"]))
@@ -74,6 +76,22 @@ def _read(path: Path) -> tuple[dict[str, Any], list[np.ndarray]]:
     if header.get("format_version", 0) > FORMAT_VERSION:
         raise AgentFileError(f"{path} was written by a newer boardq")
     return header, weights
+
+
+def _check_game_shapes(path: Path, header: dict[str, Any]) -> None:
+    """A known game's agent must have that game's input and output shapes."""
+    from games import GAMES, game_names
+
+    game_names()  # fills the registry
+    known = GAMES.get(header.get("game"))
+    if known is None:
+        return
+    shapes = (tuple(header.get("obs_shape", ())), header.get("num_actions"))
+    if shapes != (tuple(known.obs_shape), known.num_actions):
+        raise AgentFileError(
+            f"{path}: its network takes {shapes[0]} planes and {shapes[1]} moves, "
+            f"but {known.name} has {tuple(known.obs_shape)} and {known.num_actions}"
+        )
 
 
 class Agent:
@@ -111,9 +129,8 @@ class Agent:
             path = path / AGENT_FILE
         header, weights = _read(path)
         if game is not None and header.get("game") != game:
-            raise AgentFileError(
-                f"{path} is an agent for {header.get('game')!r}, not for {game!r}"
-            )
+            raise AgentFileError(f"{path} is an agent for {header.get('game')!r}, not for {game!r}")
+        _check_game_shapes(path, header)
         from boardq.networks import build_q_network
 
         try:
@@ -137,6 +154,10 @@ class Agent:
         return int(self._model.output_shape[-1])
 
     def _check(self, observation: dict) -> tuple[np.ndarray, np.ndarray]:
+        if not isinstance(observation, dict):
+            raise ValueError(
+                "observation must be a PettingZoo dict with 'observation' and 'action_mask'"
+            )
         try:
             planes = np.asarray(observation["observation"], np.int8)
             mask = np.asarray(observation["action_mask"], bool)
@@ -144,12 +165,9 @@ class Agent:
             raise ValueError(
                 "observation must be a PettingZoo dict with 'observation' and 'action_mask'"
             ) from e
-        if planes.shape != tuple(self._model.input_shape[1:]) or mask.shape != (
-            self.num_actions,
-        ):
+        if planes.shape != tuple(self._model.input_shape[1:]) or mask.shape != (self.num_actions,):
             raise ValueError(
-                f"observation shapes {planes.shape}, {mask.shape} do not fit this "
-                f"{self.game} agent"
+                f"observation shapes {planes.shape}, {mask.shape} do not fit this {self.game} agent"
             )
         return planes, mask
 

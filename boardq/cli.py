@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import sys
 import typing
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from boardq._quiet import import_tensorflow_quietly
 from boardq.config import ConfigError, NetworkConfig, TrainConfig
 from boardq.errors import BoardqError
 
@@ -146,7 +146,8 @@ def _add_train(sub) -> None:
         help="print the settings this run would use as JSON and exit",
     )
     add_config_options(p)
-    p.set_defaults(func=_run_train)
+    # TensorFlow is imported only once the settings are known to be good.
+    p.set_defaults(func=_run_train, needs_tensorflow=False)
 
 
 def _resolve_train_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
@@ -158,9 +159,7 @@ def _resolve_train_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
     if args.resume:
         stored = read_run_config(args.resume)
         if stored.game != game.name:
-            raise RunDirError(
-                f"{args.resume} is a {stored.game} run, not a {game.name} run"
-            )
+            raise RunDirError(f"{args.resume} is a {stored.game} run, not a {game.name} run")
         base = stored
     else:
         base = game.preset
@@ -181,6 +180,7 @@ def _run_train(args: argparse.Namespace) -> int:
     if args.show_config:
         print(config.to_json())
         return 0
+    import_tensorflow_quietly()
     from boardq.checkpointing import CONFIG_FILE, atomic_write_text
     from boardq.progress import Progress
     from boardq.trainer import Trainer
@@ -209,7 +209,7 @@ def _run_train(args: argparse.Namespace) -> int:
 def _command_modules() -> list[Callable[[Any], None]]:
     """The `add(subparsers)` functions of every command."""
     adders = [_add_train]
-    for name in ("boardq.play", "boardq.bench"):
+    for name in ("boardq.play", "boardq.evaluate_cmd", "boardq.bench"):
         try:
             module = __import__(name, fromlist=["add_command"])
         except ImportError as e:
@@ -233,10 +233,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # no CUDA probing noise
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if getattr(args, "needs_tensorflow", True):
+            import_tensorflow_quietly()
         return int(args.func(args) or 0)
     except (BoardqError, ConfigError) as e:
         print(f"boardq {args.command}: error: {e}", file=sys.stderr)

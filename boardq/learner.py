@@ -80,7 +80,7 @@ class Learner:
         variables = self.online.trainable_variables
         grads = tape.gradient(loss, variables)
         grad_norm = tf.linalg.global_norm(grads)
-        self.optimizer.apply_gradients(zip(grads, variables))
+        self.optimizer.apply_gradients(zip(grads, variables, strict=True))
         self.step.assign_add(1)
         self._update_target()
         return {
@@ -92,7 +92,7 @@ class Learner:
 
     def _update_target(self) -> None:
         cfg = self.config
-        pairs = list(zip(self.target.weights, self.online.weights))
+        pairs = list(zip(self.target.weights, self.online.weights, strict=True))
         if cfg.hard_update_every_steps:
             copy = tf.equal(self.step % cfg.hard_update_every_steps, 0)
             for t, o in pairs:

@@ -22,9 +22,7 @@ def build_q_network(
     inputs = keras.Input(shape=tuple(obs_shape), dtype="int8", name="planes")
     x = keras.layers.Lambda(lambda t: tf.cast(t, tf.float32), name="to_float")(inputs)
     for i, filters in enumerate(config.conv_filters):
-        x = keras.layers.Conv2D(
-            filters, 3, padding="same", activation="relu", name=f"conv{i}"
-        )(x)
+        x = keras.layers.Conv2D(filters, 3, padding="same", activation="relu", name=f"conv{i}")(x)
     x = keras.layers.Flatten(name="flatten")(x)
     for i, units in enumerate(config.hidden_units):
         x = keras.layers.Dense(units, activation="relu", name=f"dense{i}")(x)

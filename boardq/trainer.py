@@ -281,7 +281,9 @@ class Trainer:
             "replay_size": self.ring.size,
             "queue_depth": self.queue.qsize(),
             "epsilon": self.epsilon(),
-            "samples_per_transition": self.limiter.sampled / max(1, self.limiter.inserted),
+            # Samples trained per transition collected after the warm-up.
+            "replay_ratio_measured": self.limiter.sampled
+            / max(1, self.limiter.inserted - self.limiter.warmup),
             "policy_lag": float(np.mean([updates - s.version for s in stats])),
             "learner_busy_sec": busy,
             "learner_wait_sec": wait,

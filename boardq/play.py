@@ -1,0 +1,140 @@
+"""The `boardq play` command: a person plays against a trained agent in the terminal.
+
+The game loop is `boardq.session.Session`; the board and the move labels come from
+`games.text`; the agent answers with one forward pass. Heavy modules (TensorFlow,
+PettingZoo, rich) are imported only when the command runs, so `boardq --help` stays
+fast.
+
+Exit codes: 0 after `quit`, "n" to "play again?", or the end of input (Ctrl-D);
+1 when the agent file is missing, unreadable or for another game (one line on
+stderr); 2 for a bad command line; 130 after Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from boardq._quiet import quiet_native_logs
+from boardq.checkpointing import AGENT_FILE
+from boardq.config import TrainConfig
+from boardq.errors import AgentFileError
+
+if TYPE_CHECKING:
+    from boardq.agent import Agent
+    from games import Game
+
+__all__ = ["add_command", "first_human_seat", "load_agent", "newest_agent", "run"]
+
+DEFAULT_RUNS_DIR = TrainConfig.__dataclass_fields__["out_dir"].default
+FIRST_CHOICES = ("human", "agent", "random")
+
+
+# -- the command ----------------------------------------------------------------------
+def add_command(subparsers) -> None:
+    """Registers `boardq play`."""
+    p = subparsers.add_parser(
+        "play",
+        help="play against a trained agent in the terminal",
+        description="Play a game against a trained agent. Type moves as the board labels "
+        "them; type help at the prompt for the commands. When stdin is not a terminal, "
+        "moves are read line by line from it (a scripted game).",
+        epilog="exit codes: 0 quit or end of input, 1 bad agent file, 2 bad command line, "
+        "130 interrupted (Ctrl-C)",
+    )
+    p.add_argument("game", help="game to play (tictactoe, connect_four)")
+    p.add_argument(
+        "--agent",
+        metavar="PATH",
+        help="agent file (agent.npz) or run directory "
+        "(default: the newest agent of the game under --runs-dir)",
+    )
+    p.add_argument(
+        "--runs-dir",
+        metavar="DIR",
+        default=DEFAULT_RUNS_DIR,
+        help=f"directory that holds run directories (train's --out-dir; default: "
+        f"{DEFAULT_RUNS_DIR})",
+    )
+    p.add_argument(
+        "--first",
+        choices=FIRST_CHOICES,
+        default="human",
+        help="who moves first in the first game (default: human); seats swap each game",
+    )
+    p.add_argument("--seed", type=int, default=None, help="seed for --first random")
+    p.add_argument(
+        "--hints", action="store_true", help="show the agent's values after each of its moves"
+    )
+    p.add_argument("--ascii", action="store_true", help="draw the board with ASCII characters only")
+    # TensorFlow is imported (quietly) only once the agent file has been checked.
+    p.set_defaults(func=run, needs_tensorflow=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs `boardq play`; returns the exit code."""
+    from rich.console import Console
+
+    from boardq.session import LineReader, Session, View
+    from games import get_game
+    from games.text import board_text
+
+    game = get_game(args.game)
+    path = Path(args.agent) if args.agent else newest_agent(args.runs_dir, game.name)
+    if hasattr(sys.stdout, "reconfigure"):
+        # On a terminal that cannot show a character (say, a typed Arabic digit), escape it.
+        sys.stdout.reconfigure(errors="backslashreplace")
+    console = Console(highlight=False, emoji=False, soft_wrap=True)
+    ascii_only = args.ascii or not console.encoding.lower().startswith("utf")
+    agent = load_agent(path, game)
+    view = View(console, board_text(game.name), ascii_only)
+    view.say(f"{game.title} against the agent in {path}", "bold")
+    session = Session(game, agent, view, LineReader(console), hints=args.hints)
+    return session.run(first_human_seat(args.first, args.seed))
+
+
+def first_human_seat(first: str, seed: int | None = None) -> int:
+    """The human's seat in the first game: 0 moves first, 1 second."""
+    if first == "random":
+        return random.Random(seed).randrange(2)
+    return {"human": 0, "agent": 1}[first]
+
+
+def newest_agent(runs_dir: str | Path, game_name: str) -> Path:
+    """The most recently written RUNS_DIR/GAME/*/agent.npz.
+
+    Raises:
+      AgentFileError: there is none; the message says how to train one.
+    """
+    base = Path(runs_dir) / game_name
+    candidates = [p for p in base.glob(f"*/{AGENT_FILE}") if p.is_file()]
+    if not candidates:
+        raise AgentFileError(
+            f"no trained {game_name} agent in {base}; train one with "
+            f"`boardq train {game_name}`, or pass --agent PATH"
+        )
+    return max(candidates, key=lambda p: (p.stat().st_mtime, p.parent.name))
+
+
+def load_agent(path: Path, game: Game) -> Agent:
+    """Loads an agent for `game` and runs it once, so its first reply is immediate.
+
+    Raises:
+      AgentFileError: missing, unreadable, for another game, or the wrong shape.
+    """
+    with quiet_native_logs(expected=(AgentFileError,)):
+        from boardq.agent import Agent
+
+        agent = Agent.load(path, game=game.name)
+        env = game.make_env()
+        env.reset()
+        try:
+            agent.q_values(env.observe(env.agent_selection))
+        except ValueError as e:
+            raise AgentFileError(f"{path} does not fit {game.title}: {e}") from None
+        finally:
+            env.close()
+    return agent

@@ -1,0 +1,91 @@
+"""`Agent`: the way other programs, the terminal game and evaluation use trained agents."""
+
+from __future__ import annotations
+
+import numpy as np
+import pettingzoo
+import pytest
+
+from boardq import Agent
+from boardq.agent import export_agent
+from boardq.config import NetworkConfig
+from boardq.errors import AgentFileError
+from boardq.networks import build_q_network
+from games import get_game
+
+
+def preference_agent(path, game_name="tictactoe", order=None):
+    """An agent whose values are a fixed preference over moves (zero kernels, bias)."""
+    game = get_game(game_name)
+    net = NetworkConfig(hidden_units=(4,))
+    model = build_q_network(game.obs_shape, game.num_actions, net)
+    weights = [np.zeros_like(w) for w in model.get_weights()]
+    order = list(range(game.num_actions)) if order is None else order
+    bias = np.zeros(game.num_actions, np.float32)
+    bias[order] = np.linspace(1.0, 0.1, len(order))  # first in `order` is best
+    weights[-1] = bias
+    return export_agent(path, game.name, net, game.obs_shape, game.num_actions, weights)
+
+
+def test_act_is_greedy_over_legal_moves(tmp_path):
+    path = preference_agent(tmp_path / "a.npz", order=[4, 0, 8, 2, 6, 1, 3, 5, 7])
+    agent = Agent.load(path, game="tictactoe")
+    env = pettingzoo.make("aec", "classic/tictactoe-v3")
+    env.reset()
+    assert agent.act(env.observe(env.agent_selection)) == 4
+    env.step(4)
+    assert agent.act(env.observe(env.agent_selection)) == 0  # 4 is taken
+    q = agent.q_values(env.observe(env.agent_selection))
+    assert q.shape == (9,) and np.isnan(q[4]) and not np.isnan(q[0])
+    assert q[0] == pytest.approx(np.nanmax(q))
+
+
+def test_load_from_a_run_directory(tmp_path):
+    preference_agent(tmp_path / "agent.npz")
+    assert Agent.load(tmp_path).game == "tictactoe"
+
+
+def test_bad_observations_are_refused(tmp_path):
+    agent = Agent.load(preference_agent(tmp_path / "a.npz"))
+    with pytest.raises(ValueError, match="PettingZoo dict"):
+        agent.act(np.zeros((3, 3, 2)))
+    with pytest.raises(ValueError, match="do not fit"):
+        agent.act({"observation": np.zeros((6, 7, 2)), "action_mask": np.ones(7)})
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        (lambda d: d / "missing.npz", "does not exist"),
+        (lambda d: d, "no exported agent"),
+        (lambda d: (d / "x.npz").write_bytes(b"garbage") and d / "x.npz", "not a boardq agent"),
+        (lambda d: preference_agent(d / "c4.npz", "connect_four"), "not for 'tictactoe'"),
+    ],
+)
+def test_bad_agent_files_raise_one_clear_error(tmp_path, make, match):
+    path = make(tmp_path)
+    with pytest.raises(AgentFileError, match=match):
+        Agent.load(path, game="tictactoe")
+
+
+def test_truncated_file_is_refused(tmp_path):
+    data = preference_agent(tmp_path / "a.npz").read_bytes()
+    (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])
+    with pytest.raises(AgentFileError):
+        Agent.load(tmp_path / "cut.npz")
+
+
+def test_shapes_of_another_game_are_refused(tmp_path):
+    game = get_game("connect_four")
+    net = NetworkConfig(hidden_units=(4,))
+    model = build_q_network(game.obs_shape, game.num_actions, net)
+    path = export_agent(tmp_path / "odd.npz", "tictactoe", net, game.obs_shape, 7,
+                        model.get_weights())  # fmt: skip
+    with pytest.raises(AgentFileError, match="planes"):
+        Agent.load(path)
+
+
+def test_export_is_atomic_and_leaves_no_temporary_files(tmp_path):
+    preference_agent(tmp_path / "a.npz")
+    preference_agent(tmp_path / "a.npz")
+    assert [p.name for p in tmp_path.iterdir()] == ["a.npz"]

@@ -1,0 +1,153 @@
+"""`boardq train` as a user runs it: bad input, Ctrl-C, kill and resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+FAST = [
+    "--threads", "1", "--games-per-thread", "8", "--warmup-transitions", "256",
+    "--batch-size", "64", "--hidden-units", "32", "--eval-games", "0",
+    "--log-every-sec", "0.5",
+]  # fmt: skip
+
+
+def boardq(*args, **kwargs) -> subprocess.CompletedProcess:
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
+    return subprocess.run(
+        [sys.executable, "-m", "boardq.cli", *args],
+        capture_output=True, text=True, timeout=240, env=env, **kwargs,
+    )  # fmt: skip
+
+
+def start(*args) -> subprocess.Popen:
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "boardq.cli", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+
+
+def wait_for(predicate, timeout=120.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def one_line_error(result: subprocess.CompletedProcess, code: int, *words: str) -> None:
+    assert result.returncode == code, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    for word in words:
+        assert word in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "words"),
+    [
+        (["train", "chess"], 1, ["unknown game 'chess'", "tictactoe"]),
+        (["train", "tictactoe", "--batch-size", "many"], 2, ["--batch-size", "'many'"]),
+        (["train", "tictactoe", "--learning-rate", "-1"], 1, ["learning_rate"]),
+        (["train", "tictactoe", "--discount", "2"], 1, ["discount"]),
+        (["train", "tictactoe", "--hidden-units", "64,x"], 2, ["--hidden-units"]),
+        (["train", "tictactoe", "--bogus"], 2, ["--bogus"]),
+        (["train", "tictactoe", "--resume", "/no/such/run"], 1, ["does not exist"]),
+    ],
+)
+def test_bad_input_is_one_clear_line(args, code, words):
+    one_line_error(boardq(*args), code, *words)
+
+
+def test_resume_of_a_directory_that_is_not_a_run(tmp_path):
+    (tmp_path / "config.json").write_text("{not json")
+    one_line_error(boardq("train", "tictactoe", "--resume", str(tmp_path)), 1, "cannot read")
+    assert (tmp_path / "config.json").read_text() == "{not json"  # nothing overwritten
+
+
+def test_show_config_applies_options():
+    r = boardq("train", "connect_four", "--show-config", "--batch-size", "32", "--tau", "0.1")
+    assert r.returncode == 0, r.stderr
+    cfg = json.loads(r.stdout)
+    assert cfg["game"] == "connect_four" and cfg["batch_size"] == 32 and cfg["tau"] == 0.1
+
+
+def test_help_lists_every_setting():
+    r = boardq("train", "--help")
+    assert r.returncode == 0
+    for flag in [
+        "--actor-threads", "--games-per-thread", "--replay-capacity", "--warmup-transitions",
+        "--replay-ratio", "--batch-size", "--learning-rate", "--discount", "--tau",
+        "--epsilon-start", "--epsilon-end", "--epsilon-decay-transitions", "--n-step",
+        "--budget-steps", "--budget-minutes", "--seed", "--out-dir", "--resume",
+    ]:  # fmt: skip
+        assert flag in r.stdout
+
+
+def _run_dir(out: Path) -> Path:
+    runs = sorted((out / "tictactoe").iterdir())
+    assert len(runs) == 1
+    return runs[0]
+
+
+def test_ctrl_c_saves_a_loadable_checkpoint_and_exits_130(tmp_path):
+    proc = start("train", "tictactoe", *FAST, "--budget-minutes", "10", "--out-dir", str(tmp_path))
+    try:
+        metrics = lambda: list(tmp_path.glob("tictactoe/*/metrics.jsonl"))  # noqa: E731
+        assert wait_for(lambda: metrics() and '"updates": ' in metrics()[0].read_text())
+        assert wait_for(
+            lambda: any(json.loads(x)["updates"] > 0 for x in metrics()[0].read_text().splitlines())
+        )
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    run = _run_dir(tmp_path)
+    assert "resume with: boardq train tictactoe --resume" in out
+    from boardq.agent import Agent
+
+    agent = Agent.load(run)
+    assert agent.info["train_step"] > 0
+    assert (run / "checkpoints" / "checkpoint").exists()
+
+
+def test_kill_and_resume_continues_from_the_checkpoint_step(tmp_path):
+    proc = start(
+        "train", "tictactoe", *FAST, "--budget-minutes", "10",
+        "--checkpoint-every-sec", "1", "--out-dir", str(tmp_path),
+    )  # fmt: skip
+    try:
+        ckpt = lambda: list(tmp_path.glob("tictactoe/*/checkpoints/ckpt-*.index"))  # noqa: E731
+        assert wait_for(lambda: len(ckpt()) >= 2)
+    finally:
+        proc.kill()  # no chance to save anything more
+        proc.wait()
+    run = _run_dir(tmp_path)
+    import tensorflow as tf
+
+    saved_step = int(tf.train.latest_checkpoint(str(run / "checkpoints")).rsplit("-", 1)[1])
+    assert saved_step > 0
+    target = saved_step + 30
+    before = len((run / "metrics.jsonl").read_text().splitlines())
+    r = boardq("train", "tictactoe", "--resume", str(run), "--budget-steps", str(target))
+    assert r.returncode == 0, r.stderr
+    assert "resuming Tic-tac-toe" in r.stdout
+    lines = (run / "metrics.jsonl").read_text().splitlines()[before:]
+    updates = [json.loads(x)["updates"] for x in lines]
+    # The resumed run starts at the checkpoint's step and reaches the new budget.
+    assert updates and updates[0] >= saved_step and updates[-1] >= target
+    assert updates == sorted(updates)
+    assert f"finished: {updates[-1]:,} updates" in r.stdout
+    assert json.loads((run / "config.json").read_text())["budget_steps"] == target

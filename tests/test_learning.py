@@ -1,0 +1,112 @@
+"""Learning checks on games with known answers.
+
+The fast check trains tic-tac-toe briefly and asks for the two position classes
+agents fail when they never saw them: take the immediate win, block the immediate
+loss. The slow checks (`pytest -m slow`) train the presets and hold them to the
+figures the README promises.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardq.agent import Agent
+from boardq.evaluation import PerfectPlayer, RandomPlayer, WinBlockPlayer, evaluate
+from boardq.trainer import Trainer
+from games import get_game
+
+
+def regression_positions(board, seed=0, count=60):
+    """Reachable positions with a known answer: (observation, good moves, kind).
+
+    "win": the player to move has an immediate win. "block": the opponent threatens
+    to win and blocking is the only move that does not lose against perfect play.
+    """
+    rng = np.random.default_rng(seed)
+    perfect = PerfectPlayer(board, seed=0)
+    found = {"win": [], "block": []}
+    seen = set()
+    while min(len(v) for v in found.values()) < count // 2:
+        b = np.zeros((board.ROWS, board.COLS), np.int8)
+        for _ in range(rng.integers(2, 7)):
+            nxt = board.apply(b, int(rng.choice(np.flatnonzero(board.legal_mask(b)))))
+            if board.winner(nxt) != 0 or board.is_full(nxt):
+                break
+            b = nxt
+        if board.key(b) in seen:
+            continue
+        seen.add(board.key(b))
+        obs = {"observation": board.planes_from_board(b), "action_mask": board.legal_mask(b)}
+        legal = np.flatnonzero(obs["action_mask"])
+        wins = [a for a in legal if board.winner(board.apply(b, a)) == -1]  # the mover's line
+        if wins:
+            found["win"].append((obs, wins, "win"))
+            continue
+        values = perfect.values(obs)
+        saving = [a for a in legal if values[a] >= 0]
+        threats = [a for a in legal if board.winner(board.apply(-b, a)) == -1]
+        if len(threats) == 1 and saving == threats:
+            found["block"].append((obs, threats, "block"))
+    return found["win"][: count // 2] + found["block"][: count // 2]
+
+
+def test_regression_positions_are_what_they_claim():
+    game = get_game("tictactoe")
+    perfect = PerfectPlayer(game.board, seed=0)
+    for obs, good, kind in regression_positions(game.board):
+        values = perfect.values(obs)
+        if kind == "win":
+            assert all(values[a] == 1 for a in good)
+        else:  # the block holds; every other move loses against perfect play
+            assert values[good[0]] >= 0
+            others = [a for a in np.flatnonzero(obs["action_mask"]) if a not in good]
+            assert others and all(values[a] == -1 for a in others)
+
+
+def test_short_training_takes_wins_and_blocks(tiny_config):
+    game = get_game("tictactoe")
+    config = tiny_config.replace(
+        actor_threads=1,
+        games_per_thread=32,
+        warmup_transitions=2_000,
+        batch_size=128,
+        hidden_units=(128, 128),
+        epsilon_decay_transitions=40_000,
+        budget_steps=5_000,
+    )
+    result = Trainer(config, game).run()
+    agent = Agent.load(result.run_dir, game="tictactoe")
+    perfect = PerfectPlayer(game.board, seed=0)
+    missed_blocks, slow_wins = [], 0
+    for obs, good, kind in regression_positions(game.board, seed=1):
+        a = agent.act(obs)
+        if kind == "block" and a not in good:
+            missed_blocks.append(a)
+        if kind == "win":
+            assert perfect.values(obs)[a] == 1, "a won position was thrown away"
+            slow_wins += a not in good
+    assert not missed_blocks, f"missed {len(missed_blocks)} of 30 forced blocks"
+    assert slow_wins <= 3, f"{slow_wins} of 30 immediate wins postponed"
+    r = evaluate(agent, RandomPlayer(seed=5), game.make_env, games_per_seat=50, seed=5)
+    assert r["first/loss"] == 0.0 and r["first/win"] >= 0.9
+
+
+@pytest.mark.slow
+def test_tictactoe_preset_never_loses_to_perfect_play(tmp_path):
+    game = get_game("tictactoe")
+    result = Trainer(game.preset.replace(out_dir=str(tmp_path)), game).run()
+    agent = Agent.load(result.run_dir, game="tictactoe")
+    r = evaluate(agent, PerfectPlayer(game.board, seed=1), game.make_env, 100, seed=1)
+    assert r["first/loss"] == 0.0 and r["second/loss"] == 0.0, r
+
+
+@pytest.mark.slow
+def test_connect_four_preset_beats_random_and_win_block(tmp_path):
+    game = get_game("connect_four")
+    result = Trainer(game.preset.replace(out_dir=str(tmp_path)), game).run()
+    agent = Agent.load(result.run_dir, game="connect_four")
+    r = evaluate(agent, RandomPlayer(seed=2), game.make_env, 100, seed=2)
+    assert r["first/win"] >= 0.98 and r["second/win"] >= 0.98, r
+    r = evaluate(agent, WinBlockPlayer(game.board, seed=3), game.make_env, 100, seed=3)
+    assert r["first/win"] >= 0.80 and r["second/win"] >= 0.80, r

@@ -1,0 +1,331 @@
+"""`boardq play` end to end: scripted games through a pipe, and a pseudo-terminal.
+
+The agents are exported without training: every kernel is zero and the output bias
+ranks the actions, so an agent always plays its most preferred legal move and every
+game below is known in advance. Each run imports TensorFlow (seconds), so several
+checks share one scripted session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from boardq.agent import export_agent
+from boardq.config import NetworkConfig
+
+# The installed command if it is on PATH, else the same entry point through Python.
+BOARDQ = (
+    [shutil.which("boardq")] if shutil.which("boardq") else [sys.executable, "-m", "boardq.cli"]
+)
+START_SEC = 180  # first prompt: imports TensorFlow on a machine that may be busy training
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+# Cell numbers 1-9 (reading order) -> PettingZoo actions (down the columns).
+TTT_ACTION = {1: 0, 2: 3, 3: 6, 4: 1, 5: 4, 6: 7, 7: 2, 8: 5, 9: 8}
+TTT_ORDER = [TTT_ACTION[n] for n in (5, 1, 9, 3, 7, 2, 4, 6, 8)]  # the agent's taste
+C4_ORDER = [3, 2, 4, 1, 5, 0, 6]  # columns 4 3 5 2 6 1 7
+
+
+def export_preference_agent(
+    path: Path, game: str, obs_shape: tuple[int, ...], order: list[int], num_actions: int = 0
+) -> Path:
+    """An agent whose values are fixed: linearly from +0.9 (order[0]) down to -0.9."""
+    num_actions = num_actions or len(order)
+    bias = np.zeros(num_actions, np.float32)
+    bias[order] = np.linspace(0.9, -0.9, len(order))
+    weights = [np.zeros((int(np.prod(obs_shape)), num_actions), np.float32), bias]
+    network = NetworkConfig(conv_filters=(), hidden_units=())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return export_agent(path, game, network, obs_shape, num_actions, weights)
+
+
+@pytest.fixture(scope="module")
+def agents(tmp_path_factory) -> Path:
+    """A directory with runs/ (two tic-tac-toe runs) and loose agent files."""
+    root = tmp_path_factory.mktemp("play")
+    older = root / "runs/tictactoe/20240101-000000/agent.npz"
+    export_preference_agent(older, "tictactoe", (3, 3, 2), list(range(9)))
+    os.utime(older, (1_000_000, 1_000_000))
+    export_preference_agent(
+        root / "runs/tictactoe/20250101-000000/agent.npz", "tictactoe", (3, 3, 2), TTT_ORDER
+    )
+    export_preference_agent(root / "ttt.npz", "tictactoe", (3, 3, 2), TTT_ORDER)
+    export_preference_agent(root / "c4.npz", "connect_four", (6, 7, 2), C4_ORDER)
+    # A tic-tac-toe header over a Connect Four network.
+    export_preference_agent(root / "misfit.npz", "tictactoe", (6, 7, 2), C4_ORDER)
+    (root / "corrupt.npz").write_bytes(b"this is not an agent\n")
+    return root
+
+
+def play(
+    args: list[str], script: str, cwd: Path, timeout: float = START_SEC
+) -> subprocess.CompletedProcess:
+    """Runs `boardq play ARGS` with `script` piped to stdin."""
+    env = {k: v for k, v in os.environ.items() if k not in {"NO_COLOR", "COLUMNS"}}
+    return subprocess.run(
+        [*BOARDQ, "play", *args],
+        input=script.encode("utf-8"),
+        capture_output=True,
+        cwd=cwd,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def text_of(result: subprocess.CompletedProcess) -> str:
+    assert result.stderr == b"", result.stderr.decode("utf-8", "replace")
+    assert b"Traceback" not in result.stdout
+    return result.stdout.decode("utf-8")
+
+
+def lines_after(text: str, marker: str) -> list[str]:
+    """The lines that follow the first line holding `marker`."""
+    return text.split(marker, 1)[1].splitlines()[1:]
+
+
+# --- piped games -------------------------------------------------------------------------------
+
+
+def test_won_lost_and_drawn_tictactoe_with_the_newest_agent(agents):
+    script = "\n".join(
+        ["c1", "1", "B1", "y"]  # game 1, X: 3 1 2 wins the top row
+        + ["2", "9", "8", "y"]  # game 2, O: the agent's 5 1 3 7 wins the diagonal
+        + ["1", "2", "6", "7", "8", "n"]  # game 3, X: a draw
+    )
+    result = play(["tictactoe", "--ascii"], script + "\n", cwd=agents)
+    out = text_of(result)
+    assert result.returncode == 0
+    assert out.isascii()
+    assert "against the agent in runs/tictactoe/20250101-000000/agent.npz" in out
+    assert out.index("You win!") < out.index("The agent wins.") < out.index("Draw.")
+    assert "Game 2: you are O; the agent is X and moves first." in out
+    assert "Game 3: you are X and move first; the agent is O." in out
+    won = out.split("You win!")[0].splitlines()
+    assert " 1   X |[X]| X" in won  # the winning move, highlighted
+    lost = out.split("The agent wins.")[0].splitlines()
+    assert " 3  [X]| O | O" in lost
+    assert "score: you won 1, drew 1, lost 1" in out
+    assert out.rstrip().endswith("bye")
+
+
+def test_bad_input_commands_undo_and_quit(agents):
+    bad = ["", "hello", "3.0", "1_0", "+3", "٣", "0", "-1", "10", "d4"]
+    script = bad + ["5", "5", "a1", "moves", "hint", "help", "undo", "undo", "quit", "9"]
+    result = play(["tictactoe", "--agent", "ttt.npz", "--hints"], "\n".join(script) + "\n", agents)
+    out = text_of(result)
+    assert result.returncode == 0
+    for message in [
+        "no move typed",
+        "'hello' is not a move",
+        "'3.0' is not a move",
+        "'1_0' is not a move",
+        "'+3' is not a move",
+        "'٣' is not a move",
+        "there is no cell 0: the cells are numbered 1-9",
+        "there is no cell -1",
+        "there is no cell 10",
+        "there is no cell d4: columns are a-c, rows 1-3",
+        "cell 5 (b2) is taken",
+        "cell 1 (a1) is taken",
+        "nothing to undo",
+    ]:
+        assert message in out, message
+    assert out.count("legal moves: 1 2 3 4 5 6 7 8 9") == len(bad)
+    assert out.count("legal moves: 2 3 4 6 7 8 9") == 3  # after "5", "a1" and moves
+    assert out.count("agent (O) plays") == 1  # nothing but the "5" was ever played
+    assert "agent (O) plays 1 (a1)" in out
+    assert "agent's values of its moves: 1 +0.68, 9 +0.45" in out  # --hints
+    assert "the agent's values of your moves: 9 +0.45, 3 +0.22" in out  # hint
+    assert "column letter a-c" in out and "undo    take back" in out  # help
+    after_undo = lines_after(out, "took back your last move and the agent's reply")
+    assert after_undo[2:8] == [
+        " 1   1 │ 2 │ 3",
+        "    ───┼───┼───",
+        " 2   4 │ 5 │ 6",
+        "    ───┼───┼───",
+        " 3   7 │ 8 │ 9",
+        "",
+    ]
+    assert out.rstrip().endswith("your move (X): quit\nbye")
+
+
+def test_connect_four_full_column_zero_won_and_lost(agents):
+    bad = ["4", "0", "8", "-1", "3.0", "1_0", "+3", "٣", "", "words"]
+    script = ["4", "4", "4"] + bad + ["1", "1", "1", "1", "y", "1", "1", "1"]
+    result = play(["connect_four", "--agent", "c4.npz"], "\n".join(script) + "\n", agents)
+    out = text_of(result)
+    assert result.returncode == 0  # the input ends at "play again?"
+    assert "column 4 is full" in out
+    assert "there is no column 0: the columns are numbered 1-7" in out
+    assert "there is no column 8" in out and "there is no column -1" in out
+    assert out.count("legal moves: 1 2 3 5 6 7") == len(bad)
+    game_1, game_2 = out.split("You win!")
+    boards = [line for line in game_1.splitlines() if line.startswith("│")]
+    assert boards and all(line[20] == "·" for line in boards)  # column 7 never played
+    assert "│ ○  ·  ·  ●  ·  ·  · │" not in game_1  # 0 never dropped a piece anywhere
+    assert "Game 2: you are ○; the agent is ● and moves first." in game_2
+    assert "The agent wins." in game_2
+    assert "│ ·  ·  · [●] ·  ·  · │" in game_2
+    assert "score: you won 1, drew 0, lost 1" in game_2
+    assert game_2.rstrip().endswith("play again? [y/n] \nbye")
+
+
+# --- bad agent files ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--agent", "missing.npz"], "agent file missing.npz does not exist"),
+        (["--agent", "corrupt.npz"], "corrupt.npz is not a boardq agent file"),
+        (["--agent", "c4.npz"], "c4.npz is an agent for 'connect_four', not for 'tictactoe'"),
+        (["--runs-dir", "nowhere"], "train one with `boardq train tictactoe`"),
+        (["--agent", "misfit.npz"], "misfit.npz: its network takes (6, 7, 2) planes"),
+    ],
+)
+def test_a_bad_agent_file_is_one_line_and_exit_1(agents, args, message):
+    result = play(["tictactoe", *args], "5\n", cwd=agents)
+    assert result.returncode == 1
+    assert result.stdout == b""
+    err = result.stderr.decode()
+    assert err.startswith("boardq play: error: ") and message in err
+    assert err.count("\n") == 1
+
+
+# --- a pseudo-terminal -------------------------------------------------------------------------
+
+
+class Terminal:
+    """`boardq play` on a pseudo-terminal; `expect` waits for text in what was drawn."""
+
+    def __init__(self, args: list[str], cwd: Path, env: dict[str, str]) -> None:
+        env = {**{k: v for k, v in os.environ.items() if k != "NO_COLOR"}, **env}
+        env.update(TERM="xterm-256color", COLUMNS="80", LINES="24")
+        self.raw = b""
+        self._pos = 0
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: its controlling terminal is the pty
+            try:
+                os.chdir(cwd)
+                os.execvpe(BOARDQ[0], [*BOARDQ, "play", *args], env)
+            finally:
+                os._exit(127)
+
+    @property
+    def text(self) -> str:
+        return ANSI.sub("", self.raw.decode("utf-8", "replace")).replace("\r\n", "\n")
+
+    def _read(self, wait_sec: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], wait_sec)
+        if not ready:
+            return True
+        try:
+            chunk = os.read(self.fd, 65536)
+        except OSError:  # EIO: the child has gone
+            return False
+        self.raw += chunk
+        return bool(chunk)
+
+    def expect(self, pattern: str, timeout: float = 120) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            match = re.compile(pattern).search(self.text, self._pos)
+            if match:
+                self._pos = match.end()
+                return
+            if time.monotonic() > deadline or not self._read(0.2):
+                raise AssertionError(f"never drew {pattern!r}; drawn:\n{self.text[-2000:]}")
+
+    def send(self, keys: bytes) -> None:
+        os.write(self.fd, keys)
+
+    def wait(self, timeout: float = 60) -> int:
+        """Reads what is left and returns the exit code; kills the child if it lingers."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self._read(0.2):
+            pass
+        return self.close()
+
+    def close(self) -> int:
+        pid, status = os.waitpid(self.pid, os.WNOHANG)
+        if pid == 0:
+            os.kill(self.pid, signal.SIGKILL)
+            _, status = os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        return os.waitstatus_to_exitcode(status)
+
+    def __enter__(self) -> Terminal:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        with contextlib.suppress(ChildProcessError, OSError):
+            self.close()
+
+
+def colours(raw: bytes) -> set[str]:
+    """The foreground/background colour parameters of the SGR sequences in `raw`."""
+    found = set()
+    for params in re.findall(rb"\x1b\[([0-9;]*)m", raw):
+        for p in params.decode().split(";"):
+            if p and (30 <= int(p) <= 49 or 90 <= int(p) <= 107):
+                found.add(p)
+    return found
+
+
+PROMPT_X = r"your move \(X\): $"
+
+
+def test_terminal_game_in_colour_then_ctrl_c(agents):
+    with Terminal(["tictactoe", "--agent", "ttt.npz"], agents, {}) as term:
+        term.expect(PROMPT_X, timeout=START_SEC)
+        term.send(b"3\r")
+        term.expect(r"agent \(O\) plays 5 \(b2\)\n\n.*\n.*\n.*\n 2   4 │\[O\]│ 6\n")
+        term.expect(PROMPT_X)
+        term.send(b"hello\r")
+        term.expect(r"'hello' is not a move.*\nlegal moves: 1 2 4 6 7 8 9\n")
+        term.expect(PROMPT_X)
+        term.send(b"hint\r")
+        term.expect(r"the agent's values of your moves: 1 \+0\.68")
+        term.expect(PROMPT_X)
+        term.send(b"undo\r")
+        term.expect(r"took back your last move and the agent's reply\n\n.*\n 1   1 │ 2 │ 3\n")
+        term.expect(PROMPT_X)
+        term.send(b"\x03")  # Ctrl-C
+        term.expect(r"bye\n")
+        code = term.wait()
+    assert code == 130
+    assert "Traceback" not in term.text
+    assert colours(term.raw)  # a terminal gets colour
+    assert b"\x1b[1;7;33m[O]" in term.raw  # the agent's last move: its colour, reversed
+    assert "oneDNN" not in term.text and "cuda" not in term.text.lower()
+
+
+def test_terminal_no_color_agent_first_then_ctrl_d(agents):
+    args = ["connect_four", "--agent", "c4.npz", "--first", "agent"]
+    with Terminal(args, agents, {"NO_COLOR": "1"}) as term:
+        term.expect(r"agent \(●\) plays column 4\n", timeout=START_SEC)
+        term.expect(r"│ ·  ·  · \[●\] ·  ·  · │\n└─+┘\n  1  2  3  4  5  6  7\n")
+        term.expect(r"your move \(○\): $")
+        term.send(b"0\r")
+        term.expect(r"there is no column 0")
+        term.expect(r"your move \(○\): $")
+        term.send(b"\x04")  # Ctrl-D
+        term.expect(r"\nbye\n")
+        code = term.wait()
+    assert code == 0
+    assert "Traceback" not in term.text
+    assert colours(term.raw) == set()  # NO_COLOR: styles such as bold, but no colour

@@ -1,0 +1,130 @@
+"""Training as a whole: threads, failures, budgets, checkpoints and resume."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from pettingzoo.utils.wrappers import BaseWrapper
+
+from boardq.agent import Agent
+from boardq.coordination import start_workers
+from boardq.errors import RunDirError
+from boardq.trainer import Trainer
+from games import get_game
+from games.base import Game
+
+
+def test_each_thread_runs_its_own_worker():
+    """Starting workers in a loop must not bind every thread to the last one."""
+    coord = tf.train.Coordinator()
+    ran: list[str] = []
+    lock = threading.Lock()
+
+    class Worker:
+        def __init__(self, name):
+            self.name = name
+
+        def run(self):
+            with lock:
+                ran.append(self.name)
+
+    workers = [Worker(f"w{i}") for i in range(5)]
+    threads = start_workers(coord, [(w.name, w.run) for w in workers])
+    coord.join(threads)
+    assert sorted(ran) == ["w0", "w1", "w2", "w3", "w4"]
+
+
+def test_training_runs_every_actor_and_writes_the_run(tiny_config):
+    game = get_game("tictactoe")
+    trainer = Trainer(tiny_config, game)
+    result = trainer.run()
+    assert not result.interrupted
+    m = result.metrics
+    assert m["updates"] >= tiny_config.budget_steps
+    # Every agent thread played its own games.
+    assert all(a.stats.moves > 0 for a in trainer.actors)
+    assert len({id(e) for a in trainer.actors for e in a.envs}) == 2 * 8
+    # The replay ratio is held: samples trained per transition collected.
+    ratio = m["replay_ratio_measured"]
+    assert 0.7 * tiny_config.replay_ratio < ratio < 1.3 * tiny_config.replay_ratio
+    run = result.run_dir
+    assert json.loads((run / "config.json").read_text())["game"] == "tictactoe"
+    assert (run / "checkpoints" / "checkpoint").exists()
+    assert list((run / "tb").iterdir())
+    lines = (run / "metrics.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1])["updates"] == m["updates"]
+    assert m["peak_rss_mb"] > 0
+    agent = Agent.load(run)
+    assert agent.game == "tictactoe"
+    np.testing.assert_allclose(
+        agent.weights()[0], trainer.learner.online.get_weights()[0], rtol=0, atol=0
+    )
+
+
+class BrokenBoard(BaseWrapper):
+    """An AEC wrapper whose game breaks after a number of moves."""
+
+    def __init__(self, env, moves: int):
+        super().__init__(env)
+        self.moves_left = moves
+
+    def step(self, action):
+        self.moves_left -= 1
+        if self.moves_left < 0:
+            raise RuntimeError("the board caught fire")
+        super().step(action)
+
+
+class FailingGame(Game):
+    """Tic-tac-toe whose environments break after 40 moves."""
+
+    def make_env(self, **kwargs):
+        return BrokenBoard(super().make_env(**kwargs), moves=40)
+
+
+def test_an_actor_exception_stops_training_and_surfaces(tiny_config):
+    base = get_game("tictactoe")
+    game = FailingGame(**{f: getattr(base, f) for f in base.__dataclass_fields__})
+    trainer = Trainer(tiny_config.replace(budget_steps=5_000), game)
+    with pytest.raises(RuntimeError, match="caught fire"):
+        trainer.run()
+    assert not any(t.is_alive() for t in threading.enumerate() if t.name.startswith("actor"))
+
+
+def test_resume_continues_from_the_checkpoint(tiny_config):
+    game = get_game("tictactoe")
+    first = Trainer(tiny_config, game).run()
+    step = first.metrics["updates"]
+    weights = Agent.load(first.run_dir).weights()
+    resumed = Trainer(tiny_config.replace(budget_steps=step + 40), game, resume_dir=first.run_dir)
+    resumed._build()  # restore only, to inspect
+    assert int(resumed.learner.step.numpy()) == step
+    assert int(resumed.learner.optimizer.iterations.numpy()) == step
+    for a, b in zip(weights, resumed.learner.online.get_weights(), strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert resumed.base_transitions == first.metrics["transitions"]
+    result = Trainer(
+        tiny_config.replace(budget_steps=step + 40), game, resume_dir=first.run_dir
+    ).run()
+    assert result.metrics["updates"] >= step + 40
+    assert result.metrics["transitions"] > first.metrics["transitions"]
+
+
+def test_resume_refuses_another_network(tiny_config):
+    game = get_game("tictactoe")
+    first = Trainer(tiny_config, game).run()
+    before = sorted(p.name for p in (first.run_dir / "checkpoints").iterdir())
+    other = tiny_config.replace(hidden_units=(64, 64))
+    with pytest.raises(RunDirError, match="does not fit"):
+        Trainer(other, game, resume_dir=first.run_dir).run()
+    assert sorted(p.name for p in (first.run_dir / "checkpoints").iterdir()) == before
+
+
+def test_resume_needs_a_checkpoint(tiny_config, tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(RunDirError, match="no checkpoint"):
+        Trainer(tiny_config, get_game("tictactoe"), resume_dir=tmp_path / "empty").run()
