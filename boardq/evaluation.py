@@ -235,6 +235,7 @@ def evaluate(
     make_env: Callable[[], AECEnv],
     games_per_seat: int = 100,
     seed: int = 0,
+    should_stop: Callable[[], bool] | None = None,
 ) -> dict[str, float]:
     """Plays `player` against `opponent` from both seats.
 
@@ -244,6 +245,8 @@ def evaluate(
         make_env: returns a PettingZoo AEC environment for one game.
         games_per_seat: games played with `player` moving first, and as many second.
         seed: seed of the first game's `env.reset`; later games count up from it.
+        should_stop: asked before each game; when it returns True the evaluation
+            ends at once and returns an empty dict (training is shutting down).
 
     Returns:
         A flat dict of floats, ready to log: `first/win`, `first/draw`, `first/loss`
@@ -252,11 +255,15 @@ def evaluate(
     """
     if games_per_seat < 1:
         raise ValueError(f"games_per_seat must be positive, got {games_per_seat}")
-    first = [play_game(make_env, (player, opponent), seed + i) for i in range(games_per_seat)]
-    second = [
-        -play_game(make_env, (opponent, player), seed + games_per_seat + i)
-        for i in range(games_per_seat)
-    ]
+    first: list[int] = []
+    second: list[int] = []
+    for i in range(2 * games_per_seat):
+        if should_stop is not None and should_stop():
+            return {}
+        if i < games_per_seat:
+            first.append(play_game(make_env, (player, opponent), seed + i))
+        else:
+            second.append(-play_game(make_env, (opponent, player), seed + i))
     metrics = {**_rates("first", first), **_rates("second", second)}
     metrics["score"] = float(np.mean(first + second))
     metrics["games"] = float(2 * games_per_seat)

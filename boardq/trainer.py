@@ -237,8 +237,11 @@ class Trainer:
                 self.game.make_env,
                 games_per_seat=cfg.eval_games,
                 seed=cfg.seed + k,
+                should_stop=self.stop.is_set,
             )
             k += 1
+            if not result:
+                break
             with self._lock:
                 self._eval_metrics = {f"eval/random/{key}": v for key, v in result.items()}
                 self._eval_metrics["eval/version"] = version

@@ -24,7 +24,7 @@ PRESET = TrainConfig(
     epsilon_start=1.0,
     epsilon_end=0.2,
     epsilon_decay_transitions=100_000,
-    budget_minutes=6.0,
+    budget_minutes=4.0,
     eval_every_sec=30.0,
     network=NetworkConfig(hidden_units=(256, 256)),
 )

@@ -272,3 +272,17 @@ def test_evaluation_and_rules_do_not_import_tensorflow():
         "sys.exit('tensorflow' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_evaluate_stops_between_games_when_asked():
+    calls = []
+
+    def should_stop():
+        calls.append(1)
+        return len(calls) > 3
+
+    assert (
+        evaluate(RandomPlayer(1), RandomPlayer(2), make_tictactoe, 50, should_stop=should_stop)
+        == {}
+    )
+    assert len(calls) == 4  # three games played, then it stopped
