@@ -13,11 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+from pettingzoo.utils.wrappers import (
+    AssertOutOfBoundsWrapper,
+    OrderEnforcingWrapper,
+    TerminateIllegalWrapper,
+)
 
 from boardq.policies import epsilon_greedy
 from boardq.transitions import NStepBuilder, Transition, stack_transitions
 
-__all__ = ["Actor", "ActorStats", "put_until_stopped"]
+__all__ = ["Actor", "ActorStats", "put_until_stopped", "unwrap_guards"]
 
 ActFn = Callable[[np.ndarray], tuple[np.ndarray, int]]
 
@@ -35,6 +40,19 @@ class ActorStats:
     infer_sec: float = 0.0
     queue_sec: float = 0.0
     results: list[int] = field(default_factory=lambda: [0, 0, 0])  # first wins, draws, second
+
+
+# Wrappers that only guard against illegal or out-of-order calls. The actor's moves
+# are always legal (masked) and always follow a reset, so stepping the game under
+# them gives the same games; each layer costs a Python call per attribute access.
+_GUARD_WRAPPERS = (OrderEnforcingWrapper, AssertOutOfBoundsWrapper, TerminateIllegalWrapper)
+
+
+def unwrap_guards(env):
+    """The game under PettingZoo's guard wrappers (exact types only; others are kept)."""
+    while type(env) in _GUARD_WRAPPERS:
+        env = env.env
+    return env
 
 
 def put_until_stopped(q: queue.Queue, item, stop: threading.Event, timeout: float = 0.1) -> bool:
@@ -97,44 +115,53 @@ class Actor:
         m = len(self.envs)
         self._obs = np.zeros((m, *self.obs_shape), np.int8)
         self._mask = np.zeros((m, self.num_actions), bool)
-        for i, env in enumerate(self.envs):
+        for env in self.envs:
             env.reset(seed=int(self._rng.integers(2**31)))
+        # Stepped directly: see `unwrap_guards`.
+        self._games = [unwrap_guards(env) for env in self.envs]
+        for i in range(m):
             self._observe(i)
 
     def _observe(self, i: int) -> None:
-        env = self.envs[i]
-        o = env.observe(env.agent_selection)
-        self._obs[i] = o["observation"]
-        self._mask[i] = o["action_mask"]
+        game = self._games[i]
+        self._set_current(i, game.observe(game.agent_selection))
+
+    def _set_current(self, i: int, observation: dict) -> None:
+        self._obs[i] = observation["observation"]
+        self._mask[i] = observation["action_mask"]
 
     def step(self) -> list[Transition]:
         """One move in every game; returns the transitions that closed."""
         t0 = time.perf_counter()
         q, version = self._act_fn(self._obs)
         t1 = time.perf_counter()
-        actions = epsilon_greedy(q, self._mask, self._epsilon_fn(), self._rng)
+        actions = epsilon_greedy(q, self._mask, self._epsilon_fn(), self._rng).tolist()
         closed: list[Transition] = []
-        for i, env in enumerate(self.envs):
-            mover = env.agent_selection
-            obs = self._obs[i].copy()
-            env.step(int(actions[i]))
-            reward = env.rewards[mover]
-            done = env.terminations[mover] or env.truncations[mover]
-            if done:
-                closed += self._builders[i].add(obs, actions[i], reward, None, None, True)
-                self._record_result(env, mover, reward)
-                env.reset()
+        obs_batch = self._obs
+        for i, game in enumerate(self._games):
+            mover = game.agent_selection
+            action = actions[i]
+            obs = obs_batch[i].copy()
+            game.step(action)
+            reward = game.rewards[mover]
+            if game.terminations[mover] or game.truncations[mover]:
+                closed += self._builders[i].add(obs, action, reward, None, None, True)
+                self._record_result(game, mover, reward)
+                game.reset()
+                self._observe(i)
             else:
-                nxt = env.observe(env.agent_selection)
+                # The next player's view is both the transition's next state and
+                # this game's input to the next forward pass.
+                nxt = game.observe(game.agent_selection)
                 closed += self._builders[i].add(
-                    obs, actions[i], reward, nxt["observation"], nxt["action_mask"], False
+                    obs, action, reward, nxt["observation"], nxt["action_mask"], False
                 )
-            self._observe(i)
+                self._set_current(i, nxt)
         t2 = time.perf_counter()
         s = self.stats
         s.version = version
         s.forward_calls += 1
-        s.moves += len(self.envs)
+        s.moves += len(self._games)
         s.infer_sec += t1 - t0
         s.step_sec += t2 - t1
         return closed

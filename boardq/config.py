@@ -115,6 +115,13 @@ class TrainConfig:
         default=5.0, metadata=_help("seconds between progress lines and TensorBoard scalars")
     )
     jit_compile: bool = field(default=False, metadata=_help("compile the train step with XLA"))
+    intra_op_threads: int = field(
+        default=0,
+        metadata=_help(
+            "TensorFlow compute threads per op (0: the cores not given to agent threads, "
+            "at least 1); set before TensorFlow's first op"
+        ),
+    )
     network: NetworkConfig = field(default_factory=NetworkConfig)
 
     def validate(self) -> TrainConfig:
@@ -149,6 +156,7 @@ class TrainConfig:
             ("eval_every_sec", self.eval_every_sec > 0, "must be > 0"),
             ("eval_games", self.eval_games >= 0, "must be >= 0"),
             ("log_every_sec", self.log_every_sec > 0, "must be > 0"),
+            ("intra_op_threads", self.intra_op_threads >= 0, "must be >= 0"),
         ]
         for name, ok, why in checks:
             if not ok:
@@ -168,6 +176,12 @@ class TrainConfig:
             if units < 1:
                 raise ConfigError(f"network layer sizes must be >= 1, got {units}")
         return self
+
+    def resolved_intra_op_threads(self) -> int:
+        """The compute threads to use: the setting, or the cores agent threads leave."""
+        if self.intra_op_threads:
+            return self.intra_op_threads
+        return max(1, (os.cpu_count() or 2) - self.actor_threads)
 
     def replace(self, **changes: Any) -> TrainConfig:
         """A copy with some fields changed (network fields by their own names)."""

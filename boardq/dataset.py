@@ -7,6 +7,7 @@ calls TensorFlow (a tf.function inside the generator can hang).
 
 from __future__ import annotations
 
+import functools
 import queue
 import threading
 from collections.abc import Iterator, Sequence
@@ -16,7 +17,76 @@ import tensorflow as tf
 
 from boardq.replay import RateLimiter, ReplayRing, Symmetry, augment
 
-__all__ = ["ReplayFeed", "make_dataset"]
+__all__ = ["PermutationAugment", "ReplayFeed", "make_dataset", "prefetched"]
+
+
+class PermutationAugment:
+    """`replay.augment` in one gather per column, for symmetries that permute cells.
+
+    A board symmetry moves cells and never changes their values, so each one is an
+    index permutation of the flattened planes. `augment` applies the chosen images
+    row by row with several array operations per symmetry; this applies them to the
+    whole batch at once. It draws the same random numbers in the same order, so the
+    batches are identical to `augment`'s.
+
+    Args:
+      symmetries: the symmetries, as given to `augment` (identity first).
+      obs_shape: shape of one observation.
+
+    Raises:
+      ValueError: a symmetry's `planes` is not a permutation of cells (use `augment`).
+    """
+
+    def __init__(self, symmetries: Sequence[Symmetry], obs_shape: Sequence[int]):
+        self.obs_shape = tuple(int(d) for d in obs_shape)
+        self.size = len(symmetries)
+        cells = int(np.prod(self.obs_shape))
+        grid = np.arange(cells, dtype=np.int64).reshape(1, *self.obs_shape)
+        perms = []
+        for sym in symmetries:
+            perm = np.asarray(sym.planes(grid)).reshape(-1)
+            if perm.shape != (cells,) or not np.array_equal(np.sort(perm), grid.reshape(-1)):
+                raise ValueError("a symmetry's planes are not a permutation of the cells")
+            perms.append(perm)
+        # image.flat[j] = original.flat[plane_index[k, j]] for symmetry k.
+        self.plane_index = np.stack(perms).astype(np.intp)  # [K, H*W*C]
+        self.action_map = np.stack([s.action_map for s in symmetries])  # [K, A]
+        self.mask_index = np.stack([s.inverse_map for s in symmetries])  # [K, A]
+        self._offsets = np.zeros((0, 1), np.intp)
+
+    def _row_offsets(self, n: int) -> np.ndarray:
+        if self._offsets.shape[0] != n:
+            self._offsets = (np.arange(n, dtype=np.intp) * self.plane_index.shape[1])[:, None]
+        return self._offsets
+
+    @classmethod
+    def try_build(
+        cls, symmetries: Sequence[Symmetry], obs_shape: Sequence[int]
+    ) -> PermutationAugment | None:
+        """The fast path, or None where it does not apply (then use `augment`)."""
+        try:
+            return cls(symmetries, obs_shape)
+        except ValueError:
+            return None
+
+    def __call__(
+        self, batch: dict[str, np.ndarray], rng: np.random.Generator
+    ) -> dict[str, np.ndarray]:
+        """Maps each transition through one symmetry chosen uniformly (like `augment`)."""
+        if self.size <= 1:
+            return batch
+        n = len(batch["action"])
+        choice = rng.integers(0, self.size, n)  # the draw `augment` makes
+        # Positions in the flattened batch: row b's cells start at b * cells.
+        index = self.plane_index[choice]  # [B, H*W*C]
+        index += self._row_offsets(n)
+        for key in ("obs", "next_obs"):
+            planes = np.ascontiguousarray(batch[key])
+            batch[key] = planes.reshape(-1).take(index).reshape(planes.shape)
+        action = batch["action"]
+        batch["action"] = self.action_map[choice, action].astype(action.dtype, copy=False)
+        batch["next_mask"] = np.take_along_axis(batch["next_mask"], self.mask_index[choice], axis=1)
+        return batch
 
 
 class ReplayFeed:
@@ -52,6 +122,19 @@ class ReplayFeed:
         self.poll_sec = poll_sec
         self._rng = np.random.default_rng(seed)
         self.batches = 0
+        self._fast_augment: PermutationAugment | None = None
+        self._fast_checked = False
+
+    def _augment(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        if len(self.symmetries) <= 1:
+            return batch
+        if not self._fast_checked:
+            self._fast_checked = True
+            shape = batch["obs"].shape[1:]
+            self._fast_augment = PermutationAugment.try_build(self.symmetries, shape)
+        if self._fast_augment is not None:
+            return self._fast_augment(batch, self._rng)
+        return augment(batch, self.symmetries, self._rng)
 
     def drain(self) -> int:
         """Moves every chunk waiting in the queue into the ring; returns how many."""
@@ -64,22 +147,83 @@ class ReplayFeed:
             self.ring.add(chunk)
             moved += 1
 
+    def _next_ready(self) -> dict[str, np.ndarray] | None:
+        """Drains the queue, then samples a batch if the ring and the ratio allow it now."""
+        self.drain()
+        if self.ring.size >= self.batch_size and self.limiter.try_sample(self.batch_size):
+            batch = self.ring.sample(self.batch_size, self._rng)
+            self.batches += 1
+            return self._augment(batch)
+        return None
+
+    def _wait_for_chunk(self) -> None:
+        try:
+            chunk = self.queue.get(timeout=self.poll_sec)
+        except queue.Empty:
+            return
+        self.ring.add(chunk)
+
     def __call__(self) -> Iterator[dict[str, np.ndarray]]:
         while not self.stop.is_set():
-            self.drain()
-            if self.ring.size >= self.batch_size and self.limiter.try_sample(self.batch_size):
-                batch = self.ring.sample(self.batch_size, self._rng)
-                self.batches += 1
-                yield augment(batch, self.symmetries, self._rng)
+            batch = self._next_ready()
+            if batch is not None:
+                yield batch
                 continue
-            try:
-                chunk = self.queue.get(timeout=self.poll_sec)
-            except queue.Empty:
+            self._wait_for_chunk()
+
+    def groups(self, max_batches: int) -> Iterator[dict[str, np.ndarray]]:
+        """The batches of `__call__`, stacked [K, B, ...] by up to `max_batches` at a time.
+
+        A group holds only batches that can be sampled at once (K >= 1): it never
+        waits to fill up, so no batch is delayed for the sake of another. The
+        batches, their order and the replay-ratio accounting are those of `__call__`.
+        """
+        if max_batches < 1:
+            raise ValueError("max_batches must be >= 1")
+        while not self.stop.is_set():
+            group = []
+            while len(group) < max_batches:
+                batch = self._next_ready()
+                if batch is None:
+                    break
+                group.append(batch)
+            if group:
+                yield {key: np.stack([b[key] for b in group]) for key in group[0]}
                 continue
-            self.ring.add(chunk)
+            self._wait_for_chunk()
 
 
-def make_dataset(feed: ReplayFeed, signature: dict[str, tf.TensorSpec]) -> tf.data.Dataset:
-    """`from_generator` with a fixed output signature, then `prefetch(AUTOTUNE)`."""
-    ds = tf.data.Dataset.from_generator(feed, output_signature=signature)
-    return ds.prefetch(tf.data.AUTOTUNE)
+def prefetched(ds: tf.data.Dataset, batches: int = 4) -> tf.data.Dataset:
+    """`prefetch(batches)` with tf.data's autotuning off.
+
+    Autotuning re-plans the pipeline in the background; on a small CPU machine that
+    work competes with the train step (about 5% of a tic-tac-toe step on two cores)
+    and buys nothing here, where one generator thread is the whole pipeline.
+    """
+    options = tf.data.Options()
+    options.autotune.enabled = False
+    return ds.prefetch(batches).with_options(options)
+
+
+def make_dataset(
+    feed: ReplayFeed,
+    signature: dict[str, tf.TensorSpec],
+    group_batches: int = 4,
+    prefetch_batches: int = 4,
+) -> tf.data.Dataset:
+    """`from_generator` with a fixed output signature, then prefetch (see `prefetched`).
+
+    `from_generator` pays a fixed Python cost per element (about as much as sampling
+    and augmenting a batch), so the generator hands over up to `group_batches`
+    ready batches at once (`ReplayFeed.groups`) and `unbatch` splits them again in
+    TensorFlow: the dataset still yields one batch of `signature` at a time.
+    `group_batches=1` hands over every batch on its own.
+    """
+    if group_batches <= 1:
+        ds = tf.data.Dataset.from_generator(feed, output_signature=signature)
+        return prefetched(ds, prefetch_batches)
+    grouped = {k: tf.TensorSpec([None, *s.shape], s.dtype) for k, s in signature.items()}
+    ds = tf.data.Dataset.from_generator(
+        functools.partial(feed.groups, group_batches), output_signature=grouped
+    )
+    return prefetched(ds.unbatch(), prefetch_batches)

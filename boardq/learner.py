@@ -12,7 +12,23 @@ from boardq.losses import double_q_target, huber
 from boardq.networks import QFunction, build_q_network
 from boardq.snapshot import Snapshot, SnapshotBox
 
-__all__ = ["Learner", "batch_signature"]
+__all__ = ["Learner", "batch_signature", "configure_threads"]
+
+
+def configure_threads(config: TrainConfig) -> bool:
+    """Sets TensorFlow's compute (intra-op) threads before its first op.
+
+    Inter-op parallelism is left alone: setting it to 1 can deadlock tf.data with
+    tf.function. On a 2-core machine one compute thread leaves the other core to the
+    agent threads and the input pipeline, and trains as fast as two threads that
+    contend with them. Returns False where TensorFlow had already started (a second
+    run in one process): the first run's setting then stays.
+    """
+    try:
+        tf.config.threading.set_intra_op_parallelism_threads(config.resolved_intra_op_threads())
+    except RuntimeError:
+        return False
+    return True
 
 
 def batch_signature(

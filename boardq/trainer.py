@@ -35,7 +35,7 @@ from boardq.config import TrainConfig
 from boardq.coordination import CoordStop, start_workers
 from boardq.dataset import ReplayFeed, make_dataset
 from boardq.errors import RunDirError
-from boardq.learner import Learner
+from boardq.learner import Learner, configure_threads
 from boardq.policies import linear_epsilon, masked_argmax
 from boardq.progress import Progress
 from boardq.replay import RateLimiter, ReplayRing
@@ -91,6 +91,7 @@ class Trainer:
     # -- building --------------------------------------------------------------
     def _build(self) -> None:
         cfg, game = self.config, self.game
+        configure_threads(cfg)
         self.learner = Learner(cfg, game.obs_shape, game.num_actions)
         self._transitions_var = tf.Variable(0, dtype=tf.int64, trainable=False)
         self._games_var = tf.Variable(0, dtype=tf.int64, trainable=False)

@@ -89,3 +89,14 @@ def test_export_is_atomic_and_leaves_no_temporary_files(tmp_path):
     preference_agent(tmp_path / "a.npz")
     preference_agent(tmp_path / "a.npz")
     assert [p.name for p in tmp_path.iterdir()] == ["a.npz"]
+
+
+def test_exported_files_get_the_usual_permissions(tmp_path):
+    import os
+
+    umask = os.umask(0o022)
+    try:
+        path = preference_agent(tmp_path / "a.npz")
+    finally:
+        os.umask(umask)
+    assert (path.stat().st_mode & 0o777) == 0o644
