@@ -225,6 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="boardq",
         description="Self-play deep Q-learning for two-player board games.",
     )
+    from boardq import __version__
+
+    parser.add_argument("--version", action="version", version=f"boardq {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for add in _command_modules():

@@ -114,6 +114,9 @@ class Trainer:
             self.manager = tf.train.CheckpointManager(
                 self.checkpoint, str(self.run_dir / CHECKPOINT_DIR), max_to_keep=3
             )
+        # Counted in Python: reading the step variable every step would wait for the
+        # device to finish each step before the next is dispatched.
+        self.updates = int(self.learner.step.numpy())
         self.base_transitions = int(self._transitions_var.numpy())
         self.base_games = int(self._games_var.numpy())
         self.base_elapsed = float(self._elapsed_var.numpy())
@@ -186,7 +189,7 @@ class Trainer:
 
     def budget_reached(self) -> bool:
         cfg = self.config
-        if cfg.budget_steps and int(self.learner.step.numpy()) >= cfg.budget_steps:
+        if cfg.budget_steps and self.updates >= cfg.budget_steps:
             return True
         return bool(cfg.budget_minutes) and self.elapsed() >= 60.0 * cfg.budget_minutes
 
@@ -212,6 +215,7 @@ class Trainer:
                 metrics = learner.train_step(batch)
                 t2 = time.perf_counter()
                 n += 1
+                self.updates += 1
                 if n % cfg.publish_every_steps == 0:
                     learner.publish()
                 with self._lock:
@@ -275,7 +279,7 @@ class Trainer:
             evals = dict(self._eval_metrics)
             busy, wait = self._learner_busy_sec, self._learner_wait_sec
         stats = [a.stats for a in self.actors]
-        updates = int(self.learner.step.numpy())
+        updates = self.updates
         m: dict[str, Any] = {
             "time": now,
             "elapsed_sec": self.elapsed(),
