@@ -199,11 +199,9 @@ class Trainer:
         learner = self.learner
         iterator = iter(self.dataset)
         last_ckpt = time.monotonic()
-        n = 0
         try:
             while not self.stop.is_set():
                 if self.budget_reached():
-                    self.finished = True
                     self.coord.request_stop()
                     break
                 t0 = time.perf_counter()
@@ -214,9 +212,8 @@ class Trainer:
                 t1 = time.perf_counter()
                 metrics = learner.train_step(batch)
                 t2 = time.perf_counter()
-                n += 1
                 self.updates += 1
-                if n % cfg.publish_every_steps == 0:
+                if self.updates % cfg.publish_every_steps == 0:
                     learner.publish()
                 with self._lock:
                     self._learner_wait_sec += t1 - t0
@@ -334,7 +331,6 @@ class Trainer:
         """
         self._build()
         cfg = self.config
-        self.finished = False
         interrupted = False
         writer = tf.summary.create_file_writer(str(self.run_dir / "tb"))
         jsonl = open(self.run_dir / "metrics.jsonl", "a", encoding="utf-8")  # noqa: SIM115
@@ -353,7 +349,6 @@ class Trainer:
                 while not self.coord.should_stop():
                     self.coord.wait_for_stop(min(0.25, cfg.log_every_sec))
                     if self.budget_reached():
-                        self.finished = True
                         self.coord.request_stop()
                     if time.monotonic() - last["time"] >= cfg.log_every_sec:
                         m = self.metrics(last)
