@@ -120,12 +120,6 @@ def config_from_args(base: TrainConfig, args: argparse.Namespace) -> TrainConfig
     return base.replace(**changes)
 
 
-def _explicit(args: argparse.Namespace) -> dict[str, Any]:
-    names = {f.name for f in dataclasses.fields(TrainConfig)}
-    names |= {f.name for f in dataclasses.fields(NetworkConfig)}
-    return {k: v for k, v in vars(args).items() if k in names}
-
-
 # -- train ------------------------------------------------------------------------
 def _add_train(sub) -> None:
     p = sub.add_parser(
@@ -164,14 +158,13 @@ def _resolve_train_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
     else:
         base = game.preset
     config = config_from_args(base, args)
-    if args.resume:
-        net_changes = {
-            k for k in _explicit(args) if k in {f.name for f in dataclasses.fields(NetworkConfig)}
-        }
-        if config.network != base.network and net_changes:
-            raise RunDirError(
-                f"cannot change the network of an existing run ({', '.join(sorted(net_changes))})"
-            )
+    if args.resume and config.network != base.network:
+        changed = [
+            f.name
+            for f in dataclasses.fields(NetworkConfig)
+            if getattr(config.network, f.name) != getattr(base.network, f.name)
+        ]
+        raise RunDirError(f"cannot change the network of an existing run ({', '.join(changed)})")
     return config.validate(), game
 
 

@@ -12,7 +12,7 @@ from boardq.losses import double_q_target, huber
 from boardq.networks import QFunction, build_q_network
 from boardq.snapshot import Snapshot, SnapshotBox
 
-__all__ = ["Learner", "batch_signature", "configure_threads"]
+__all__ = ["Learner", "batch_signature", "build_models", "configure_threads"]
 
 
 def configure_threads(config: TrainConfig) -> bool:
@@ -45,6 +45,25 @@ def batch_signature(
     }
 
 
+def build_models(
+    config: TrainConfig, obs_shape: Sequence[int], num_actions: int
+) -> tuple[keras.Model, keras.Model, keras.optimizers.Optimizer]:
+    """Online and target networks (same weights) and a built Adam optimizer.
+
+    The optimizer is built before any restore, or a checkpoint's slots are silently
+    dropped.
+    """
+    keras.utils.set_random_seed(config.seed)
+    online = build_q_network(obs_shape, num_actions, config.network, name="online")
+    target = build_q_network(obs_shape, num_actions, config.network, name="target")
+    target.set_weights(online.get_weights())
+    optimizer = keras.optimizers.Adam(
+        learning_rate=config.learning_rate, global_clipnorm=config.max_grad_norm
+    )
+    optimizer.build(online.trainable_variables)
+    return online, target, optimizer
+
+
 class Learner:
     """Online and target networks, the optimizer and the compiled train step.
 
@@ -59,15 +78,7 @@ class Learner:
         self.config = config
         self.obs_shape = tuple(obs_shape)
         self.num_actions = num_actions
-        keras.utils.set_random_seed(config.seed)
-        self.online = build_q_network(obs_shape, num_actions, config.network, name="online")
-        self.target = build_q_network(obs_shape, num_actions, config.network, name="target")
-        self.target.set_weights(self.online.get_weights())
-        self.optimizer = keras.optimizers.Adam(
-            learning_rate=config.learning_rate, global_clipnorm=config.max_grad_norm
-        )
-        # Built before any restore, or a checkpoint's slots are silently dropped.
-        self.optimizer.build(self.online.trainable_variables)
+        self.online, self.target, self.optimizer = build_models(config, obs_shape, num_actions)
         self.step = tf.Variable(0, dtype=tf.int64, name="train_step", trainable=False)
         self.q_function = QFunction(self.online)
         self.spec = batch_signature(config.batch_size, obs_shape, num_actions)

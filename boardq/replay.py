@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["RateLimiter", "ReplayRing", "Symmetry"]
+__all__ = ["RateLimiter", "ReplayRing", "Symmetry", "augment"]
 
 
 class ReplayRing:
@@ -93,9 +93,6 @@ def augment(
     return batch
 
 
-__all__.append("augment")
-
-
 class RateLimiter:
     """Holds the replay ratio (samples trained per transition collected).
 
@@ -118,10 +115,6 @@ class RateLimiter:
 
     def _diff(self, inserted: int, sampled: int) -> float:
         return self.ratio * (inserted - self.warmup) - sampled
-
-    def can_insert(self, n: int) -> bool:
-        with self._cond:
-            return self._can_insert(n)
 
     def _can_insert(self, n: int) -> bool:
         if self.inserted < self.warmup:
@@ -153,9 +146,3 @@ class RateLimiter:
             self.sampled += n
             self._cond.notify_all()
             return True
-
-    def restore(self, inserted: int, sampled: int) -> None:
-        """Sets the counters (on resume) and wakes every waiter."""
-        with self._cond:
-            self.inserted, self.sampled = int(inserted), int(sampled)
-            self._cond.notify_all()

@@ -104,16 +104,14 @@ class Trainer:
         )
         if self.resume_dir is not None:
             self.run_dir = self.resume_dir
-            self.manager = tf.train.CheckpointManager(
-                self.checkpoint, str(self.run_dir / CHECKPOINT_DIR), max_to_keep=3
-            )
-            self._restore()
         else:
             self.run_dir = new_run_dir(cfg.out_dir, game.name)
             atomic_write_text(self.run_dir / CONFIG_FILE, cfg.to_json())
-            self.manager = tf.train.CheckpointManager(
-                self.checkpoint, str(self.run_dir / CHECKPOINT_DIR), max_to_keep=3
-            )
+        self.manager = tf.train.CheckpointManager(
+            self.checkpoint, str(self.run_dir / CHECKPOINT_DIR), max_to_keep=3
+        )
+        if self.resume_dir is not None:
+            self._restore()
         # Counted in Python: reading the step variable every step would wait for the
         # device to finish each step before the next is dispatched.
         self.updates = int(self.learner.step.numpy())
@@ -146,7 +144,7 @@ class Trainer:
                 n_step=cfg.n_step,
                 discount=cfg.discount,
                 seed=cfg.seed * 1000 + 17 * (i + 1),
-                admit=functools.partial(self._admit),
+                admit=self._admit,
                 name=f"actor-{i}",
             )
             for i in range(cfg.actor_threads)

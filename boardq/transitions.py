@@ -92,10 +92,6 @@ class NStepBuilder:
             out.append(self._close(next_obs, np.asarray(next_mask, bool), terminal=False))
         return out
 
-    def reset(self) -> None:
-        """Drops pending moves (a game abandoned before its end)."""
-        self._pending.clear()
-
     def _close(self, next_obs, next_mask, terminal: bool) -> Transition:
         obs, action, _ = self._pending[0]
         g = 0.0

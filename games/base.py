@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -41,6 +41,3 @@ class Game:
     def make_env(self, **kwargs):
         """A new AEC environment of this game."""
         return pettingzoo.make("aec", self.env_id, **kwargs)
-
-    def env_factory(self) -> Callable[[], object]:
-        return self.make_env

@@ -36,8 +36,8 @@ from boardq.benchmark.stats import (
 )
 from boardq.config import TrainConfig
 from boardq.coordination import CoordStop
+from boardq.learner import build_models
 from boardq.losses import double_q_target, huber
-from boardq.networks import build_q_network
 from boardq.policies import epsilon_greedy
 from boardq.transitions import FIELDS, NStepBuilder, Transition
 from games.base import Game
@@ -57,14 +57,8 @@ class BaselineLearner:
 
     def __init__(self, config: TrainConfig, obs_shape: Sequence[int], num_actions: int):
         self.config = config
-        keras.utils.set_random_seed(config.seed)
-        self.online = build_q_network(obs_shape, num_actions, config.network, name="online")
-        self.target = build_q_network(obs_shape, num_actions, config.network, name="target")
-        self.target.set_weights(self.online.get_weights())
-        self.optimizer = keras.optimizers.Adam(
-            learning_rate=config.learning_rate, global_clipnorm=config.max_grad_norm
-        )
-        self.optimizer.build(self.online.trainable_variables)
+        # The same networks and optimizer as the learner's: only the step differs.
+        self.online, self.target, self.optimizer = build_models(config, obs_shape, num_actions)
 
     @property
     def updates(self) -> int:
