@@ -97,7 +97,18 @@ class TrainConfig:
     seed: int = field(default=0, metadata=_help("random seed"))
     out_dir: str = field(default="runs", metadata=_help("directory that holds run directories"))
     publish_every_steps: int = field(
-        default=4, metadata=_help("train steps between weight snapshots for the agents")
+        default=8,
+        metadata=_help(
+            "train steps between weight snapshots for the agents (published after the "
+            "call that reaches them)"
+        ),
+    )
+    steps_per_call: int = field(
+        default=8,
+        metadata=_help(
+            "train steps per compiled call, on one element of that many batches taken "
+            "inside the call (like Keras's steps_per_execution)"
+        ),
     )
     queue_chunks: int = field(
         default=64, metadata=_help("bound of the agents-to-replay queue, in chunks")
@@ -133,6 +144,7 @@ class TrainConfig:
             "batch_size",
             "n_step",
             "publish_every_steps",
+            "steps_per_call",
             "queue_chunks",
         ]
         for name in positive:
@@ -176,6 +188,16 @@ class TrainConfig:
             if units < 1:
                 raise ConfigError(f"network layer sizes must be >= 1, got {units}")
         return self
+
+    def replay_tolerance(self) -> float:
+        """How far, in samples, training may run ahead of or behind the replay ratio.
+
+        Room for every agent thread's step (a chunk of about one transition per game,
+        times the ratio) and for a few of the learner's elements (`steps_per_call`
+        batches each) on either side, so neither side can wait for the other forever.
+        """
+        games = self.actor_threads * self.games_per_thread
+        return self.replay_ratio * games + (self.steps_per_call + 4) * self.batch_size
 
     def resolved_intra_op_threads(self) -> int:
         """The compute threads to use: the setting, or the cores agent threads leave."""

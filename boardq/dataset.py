@@ -1,4 +1,4 @@
-"""The input pipeline: replay memory -> whole batches -> from_generator -> prefetch.
+"""The input pipeline: replay memory -> groups of whole batches -> from_generator -> prefetch.
 
 The generator is the only owner of the replay ring: it drains the agents' queue into
 the ring and yields fixed-shape numpy batches when the replay ratio allows. It never
@@ -7,7 +7,6 @@ calls TensorFlow (a tf.function inside the generator can hang).
 
 from __future__ import annotations
 
-import functools
 import queue
 import threading
 from collections.abc import Iterator, Sequence
@@ -17,7 +16,13 @@ import tensorflow as tf
 
 from boardq.replay import RateLimiter, ReplayRing, Symmetry, augment
 
-__all__ = ["PermutationAugment", "ReplayFeed", "make_dataset", "prefetched"]
+__all__ = [
+    "PermutationAugment",
+    "ReplayFeed",
+    "element_signature",
+    "make_dataset",
+    "prefetched",
+]
 
 
 class PermutationAugment:
@@ -92,14 +97,23 @@ class PermutationAugment:
 class ReplayFeed:
     """Generator side of the pipeline.
 
+    Each element it yields holds `batches_per_element` whole batches, stacked
+    [K, B, ...]: the rows of one draw of K*B transitions from the ring, each mapped
+    through one random symmetry. The learner trains on all K in one compiled call
+    (`Learner.train`), so from_generator's fixed Python cost and the iterator's
+    hand-over are paid once per K train steps. An element is sampled only when the
+    rate limiter allows all K*B samples at once.
+
     Args:
       in_queue: chunks of transitions from the agents.
       ring: the replay memory (owned by this feed's thread once it runs).
       limiter: holds the replay ratio.
-      batch_size: transitions per yielded batch.
+      batch_size: transitions per batch.
       stop: set to end the generator (checked at least every `poll_sec`).
       seed: sampling seed.
       symmetries: board symmetries for augmentation (empty: none).
+      batches_per_element: K, the batches in each element (the learner's
+        `steps_per_call`).
     """
 
     def __init__(
@@ -112,11 +126,15 @@ class ReplayFeed:
         seed: int,
         symmetries: Sequence[Symmetry] = (),
         poll_sec: float = 0.05,
+        batches_per_element: int = 1,
     ):
+        if batches_per_element < 1:
+            raise ValueError("batches_per_element must be >= 1")
         self.queue = in_queue
         self.ring = ring
         self.limiter = limiter
         self.batch_size = batch_size
+        self.batches_per_element = batches_per_element
         self.stop = stop
         self.symmetries = list(symmetries)
         self.poll_sec = poll_sec
@@ -148,12 +166,13 @@ class ReplayFeed:
             moved += 1
 
     def _next_ready(self) -> dict[str, np.ndarray] | None:
-        """Drains the queue, then samples a batch if the ring and the ratio allow it now."""
+        """Drains the queue, then samples an element if the ring and the ratio allow it."""
         self.drain()
-        if self.ring.size >= self.batch_size and self.limiter.try_sample(self.batch_size):
-            batch = self.ring.sample(self.batch_size, self._rng)
-            self.batches += 1
-            return self._augment(batch)
+        k, b = self.batches_per_element, self.batch_size
+        if self.ring.size >= b and self.limiter.try_sample(k * b):
+            rows = self._augment(self.ring.sample(k * b, self._rng))
+            self.batches += k
+            return {key: value.reshape(k, b, *value.shape[1:]) for key, value in rows.items()}
         return None
 
     def _wait_for_chunk(self) -> None:
@@ -164,37 +183,24 @@ class ReplayFeed:
         self.ring.add(chunk)
 
     def __call__(self) -> Iterator[dict[str, np.ndarray]]:
+        """Elements of K batches, [K, B, ...], until `stop` is set."""
         while not self.stop.is_set():
-            batch = self._next_ready()
-            if batch is not None:
-                yield batch
-                continue
-            self._wait_for_chunk()
-
-    def groups(self, max_batches: int) -> Iterator[dict[str, np.ndarray]]:
-        """The batches of `__call__`, stacked [K, B, ...] by up to `max_batches` at a time.
-
-        A group holds only batches that can be sampled at once (K >= 1): it never
-        waits to fill up, so no batch is delayed for the sake of another. The
-        batches, their order and the replay-ratio accounting are those of `__call__`.
-        """
-        if max_batches < 1:
-            raise ValueError("max_batches must be >= 1")
-        while not self.stop.is_set():
-            group = []
-            while len(group) < max_batches:
-                batch = self._next_ready()
-                if batch is None:
-                    break
-                group.append(batch)
-            if group:
-                yield {key: np.stack([b[key] for b in group]) for key in group[0]}
+            element = self._next_ready()
+            if element is not None:
+                yield element
                 continue
             self._wait_for_chunk()
 
 
-def prefetched(ds: tf.data.Dataset, batches: int = 4) -> tf.data.Dataset:
-    """`prefetch(batches)` with tf.data's autotuning off.
+def element_signature(
+    batch_spec: dict[str, tf.TensorSpec], batches: int
+) -> dict[str, tf.TensorSpec]:
+    """The signature of an element that stacks `batches` batches of `batch_spec`."""
+    return {k: tf.TensorSpec([batches, *s.shape], s.dtype) for k, s in batch_spec.items()}
+
+
+def prefetched(ds: tf.data.Dataset, elements: int = 2) -> tf.data.Dataset:
+    """`prefetch(elements)` with tf.data's autotuning off.
 
     Autotuning re-plans the pipeline in the background; on a small CPU machine that
     work competes with the train step (about 5% of a tic-tac-toe step on two cores)
@@ -202,28 +208,19 @@ def prefetched(ds: tf.data.Dataset, batches: int = 4) -> tf.data.Dataset:
     """
     options = tf.data.Options()
     options.autotune.enabled = False
-    return ds.prefetch(batches).with_options(options)
+    return ds.prefetch(elements).with_options(options)
 
 
 def make_dataset(
-    feed: ReplayFeed,
-    signature: dict[str, tf.TensorSpec],
-    group_batches: int = 4,
-    prefetch_batches: int = 4,
+    feed: ReplayFeed, batch_spec: dict[str, tf.TensorSpec], prefetch_elements: int = 2
 ) -> tf.data.Dataset:
     """`from_generator` with a fixed output signature, then prefetch (see `prefetched`).
 
+    Each element is `feed.batches_per_element` batches of `batch_spec`, stacked.
     `from_generator` pays a fixed Python cost per element (about as much as sampling
-    and augmenting a batch), so the generator hands over up to `group_batches`
-    ready batches at once (`ReplayFeed.groups`) and `unbatch` splits them again in
-    TensorFlow: the dataset still yields one batch of `signature` at a time.
-    `group_batches=1` hands over every batch on its own.
+    and augmenting a batch) and the consumer a fixed hand-over per element, so an
+    element carries all the batches of one compiled train call.
     """
-    if group_batches <= 1:
-        ds = tf.data.Dataset.from_generator(feed, output_signature=signature)
-        return prefetched(ds, prefetch_batches)
-    grouped = {k: tf.TensorSpec([None, *s.shape], s.dtype) for k, s in signature.items()}
-    ds = tf.data.Dataset.from_generator(
-        functools.partial(feed.groups, group_batches), output_signature=grouped
-    )
-    return prefetched(ds.unbatch(), prefetch_batches)
+    signature = element_signature(batch_spec, feed.batches_per_element)
+    ds = tf.data.Dataset.from_generator(feed, output_signature=signature)
+    return prefetched(ds, prefetch_elements)

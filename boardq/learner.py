@@ -8,6 +8,7 @@ import keras
 import tensorflow as tf
 
 from boardq.config import TrainConfig
+from boardq.dataset import element_signature
 from boardq.losses import double_q_target, huber
 from boardq.networks import QFunction, build_q_network
 from boardq.snapshot import Snapshot, SnapshotBox
@@ -87,6 +88,14 @@ class Learner:
             input_signature=[self.spec],
             jit_compile=config.jit_compile or None,
         )
+        # What `train` takes from its iterator: `steps_per_call` batches, stacked.
+        self.element_spec = element_signature(self.spec, config.steps_per_call)
+        self._steps_spec = tf.TensorSpec([], tf.int32)
+        self._train_from = tf.function(self._train_from_impl)
+        self._train_on = tf.function(
+            self._train_on_impl, input_signature=[self.element_spec, self._steps_spec]
+        )
+        self._step_counts: dict[int, tf.Tensor] = {}
         self.snapshots = SnapshotBox(self.make_snapshot())
 
     # -- the write path -------------------------------------------------------
@@ -132,6 +141,67 @@ class Learner:
         """One update on one batch; returns scalar metrics as tensors."""
         return self._train_step(batch)
 
+    # -- several steps per compiled call ---------------------------------------
+    def _steps_loop(self, fetch, steps):
+        """Takes one element of K batches from `fetch()`, then trains on the first `steps`.
+
+        Returns the metrics averaged over the steps and `data_wait_sec`, the time
+        spent in `fetch()` (waiting for the input pipeline), measured with
+        `tf.timestamp` around it. The control dependencies keep the whole fetch
+        between the two clock reads and every step after them, so the wait is not
+        overlapped with training.
+        """
+        t0 = tf.timestamp()
+        with tf.control_dependencies([t0]):
+            group = fetch()
+        with tf.control_dependencies(tf.nest.flatten(group)):
+            t1 = tf.timestamp()
+        zero = tf.constant(0.0, tf.float32)
+        sums = {"loss": zero, "q_mean": zero, "td_abs": zero, "grad_norm": zero}
+        with tf.control_dependencies([t1]):
+            for i in tf.range(steps):
+                metrics = self._train_step({key: value[i] for key, value in group.items()})
+                sums = {key: sums[key] + metrics[key] for key in sums}
+        count = tf.cast(tf.maximum(steps, 1), tf.float32)
+        out = {key: value / count for key, value in sums.items()}
+        with tf.device("CPU:0"):  # read after every call: keep it off the GPU
+            out["data_wait_sec"] = t1 - t0
+        return out
+
+    def _train_from_impl(self, iterator, steps):
+        return self._steps_loop(lambda: next(iterator), steps)
+
+    def _train_on_impl(self, group, steps):
+        return self._steps_loop(lambda: group, steps)
+
+    def _steps_tensor(self, steps: int | None) -> tf.Tensor:
+        if steps is None:
+            steps = self.config.steps_per_call
+        if not 1 <= steps <= self.config.steps_per_call:
+            raise ValueError(
+                f"steps must be in 1..{self.config.steps_per_call} (steps_per_call), got {steps}"
+            )
+        count = self._step_counts.get(steps)
+        if count is None:
+            count = self._step_counts[steps] = tf.constant(steps, tf.int32)
+        return count
+
+    def train(self, iterator, steps: int | None = None) -> dict[str, tf.Tensor]:
+        """Up to `steps_per_call` updates in one compiled call.
+
+        Takes one element of `element_spec` (K = `steps_per_call` batches) from the
+        iterator inside the graph, so the input pipeline costs the learner no Python,
+        and trains on its first `steps` batches (default all K; fewer only to stop
+        at an exact step budget). Returns the metrics averaged over the steps and
+        `data_wait_sec` (float64 seconds spent waiting for the element). Raises
+        `tf.errors.OutOfRangeError` when the iterator ends, before any step.
+        """
+        return self._train_from(iterator, self._steps_tensor(steps))
+
+    def train_on(self, group, steps: int | None = None) -> dict[str, tf.Tensor]:
+        """Like `train` on a fixed element already on the device: no input pipeline."""
+        return self._train_on(group, self._steps_tensor(steps))
+
     # -- what the agents see -------------------------------------------------
     def make_snapshot(self) -> Snapshot:
         return Snapshot(int(self.step.numpy()), self.q_function.weights_of(self.online))
@@ -143,9 +213,17 @@ class Learner:
         return snap.version
 
     def warm_up(self) -> None:
-        """Traces every compiled function with dummy data (main thread only)."""
+        """Traces every compiled function with dummy data (main thread only).
+
+        `train` is traced for an iterator of `element_spec`; any iterator with that
+        element spec (such as `make_dataset`'s) uses this trace.
+        """
         self.q_function.warm_up(self.snapshots.get().weights)
         self._train_step.get_concrete_function(self.spec)
+        self._train_on.get_concrete_function(self.element_spec, self._steps_spec)
+        dummy = {k: tf.zeros(s.shape, s.dtype) for k, s in self.element_spec.items()}
+        iterator = iter(tf.data.Dataset.from_tensors(dummy))
+        self._train_from.get_concrete_function(iterator, self._steps_spec)
 
     def checkpoint_objects(self) -> dict:
         """What a checkpoint must hold to resume this learner exactly."""

@@ -123,16 +123,19 @@ class Trainer:
 
         self.queue: queue.Queue = queue.Queue(maxsize=cfg.queue_chunks)
         self.ring = ReplayRing(cfg.replay_capacity, game.obs_shape, game.num_actions)
-        m = cfg.actor_threads * cfg.games_per_thread
-        # Room for every agent thread's step and a few batches on either side, so
-        # neither side can wait for the other forever.
-        tolerance = cfg.replay_ratio * m + 4 * cfg.batch_size
-        self.limiter = RateLimiter(cfg.replay_ratio, cfg.warmup_transitions, tolerance)
+        self.limiter = RateLimiter(cfg.replay_ratio, cfg.warmup_transitions, cfg.replay_tolerance())
         self.coord = tf.train.Coordinator()
         self.stop = CoordStop(self.coord)
         symmetries = game.symmetries if cfg.augment_symmetries else ()
         self.feed = ReplayFeed(
-            self.queue, self.ring, self.limiter, cfg.batch_size, self.stop, cfg.seed, symmetries
+            self.queue,
+            self.ring,
+            self.limiter,
+            cfg.batch_size,
+            self.stop,
+            cfg.seed,
+            symmetries,
+            batches_per_element=cfg.steps_per_call,
         )
         self.dataset = make_dataset(self.feed, self.learner.spec)
         self.actors = [
@@ -202,20 +205,24 @@ class Trainer:
                 if self.budget_reached():
                     self.coord.request_stop()
                     break
+                steps = cfg.steps_per_call
+                if cfg.budget_steps:
+                    steps = min(steps, cfg.budget_steps - self.updates)
                 t0 = time.perf_counter()
                 try:
-                    batch = next(iterator)
-                except StopIteration:
+                    metrics = learner.train(iterator, steps)
+                except tf.errors.OutOfRangeError:  # the pipeline ended (shutdown)
                     break
-                t1 = time.perf_counter()
-                metrics = learner.train_step(batch)
-                t2 = time.perf_counter()
-                self.updates += 1
-                if self.updates % cfg.publish_every_steps == 0:
+                elapsed = time.perf_counter() - t0
+                # Seconds the graph waited for batches: read now, it is on the host.
+                wait = float(metrics.pop("data_wait_sec"))
+                before = self.updates
+                self.updates += steps
+                if self.updates // cfg.publish_every_steps > before // cfg.publish_every_steps:
                     learner.publish()
                 with self._lock:
-                    self._learner_wait_sec += t1 - t0
-                    self._learner_busy_sec += t2 - t1
+                    self._learner_wait_sec += wait
+                    self._learner_busy_sec += elapsed - wait
                     self._train_metrics = metrics
                 if time.monotonic() - last_ckpt >= cfg.checkpoint_every_sec:
                     self.save()

@@ -2,8 +2,8 @@
 
 Actor.step steps the game under PettingZoo's guard wrappers and reuses the next
 player's observation; ReplayFeed augments with one gather per column and hands
-ready batches to from_generator in groups. Each is checked here against a plain
-reference on the same random numbers.
+from_generator elements of several batches from one draw. Each is checked here
+against a plain reference on the same random numbers.
 """
 
 from __future__ import annotations
@@ -159,11 +159,23 @@ def test_symmetry_that_changes_values_falls_back_to_augment():
     odd = [game.symmetries[0], Symmetry(lambda p: 1 - p, np.arange(9))]
     assert PermutationAugment.try_build(odd, game.obs_shape) is None
     feed = make_feed(game, batches=1, symmetries=odd)
-    batch = next(feed())
-    assert batch["obs"].shape == (32, *game.obs_shape)
+    element = next(feed())
+    assert element["obs"].shape == (1, 32, *game.obs_shape)
+    rng = np.random.default_rng(3)
+    want = augment(_ring_after_chunks(game).sample(32, rng), odd, rng)
+    for key in FIELDS:
+        np.testing.assert_array_equal(element[key][0], want[key])
 
 
-def make_feed(game, batches, symmetries=None, seed=3):
+def _ring_after_chunks(game):
+    """The ring `make_feed`'s feed holds once it has drained its queue."""
+    ring = ReplayRing(1000, game.obs_shape, game.num_actions)
+    for i in range(4):
+        ring.add(random_batch(game, 50, 100 + i))
+    return ring
+
+
+def make_feed(game, batches, symmetries=None, seed=3, per_element=1):
     """A feed whose queue holds 200 transitions and whose limiter allows `batches`."""
     ring = ReplayRing(1000, game.obs_shape, game.num_actions)
     q: queue.Queue = queue.Queue()
@@ -173,48 +185,60 @@ def make_feed(game, batches, symmetries=None, seed=3):
     limiter = RateLimiter(ratio=1.0, warmup=0, tolerance=32 * batches)
     stop = threading.Event()
     syms = game.symmetries if symmetries is None else symmetries
-    return ReplayFeed(q, ring, limiter, 32, stop, seed, syms, poll_sec=0.01)
+    return ReplayFeed(
+        q, ring, limiter, 32, stop, seed, syms, poll_sec=0.01, batches_per_element=per_element
+    )
 
 
-def test_groups_hold_the_same_batches_in_the_same_order():
+@pytest.mark.parametrize("name", GAMES)
+def test_an_element_is_k_batches_of_one_augmented_draw(name):
+    game = get_game(name)
+    feed = make_feed(game, batches=3, per_element=3)
+    element = next(feed())
+    ring = _ring_after_chunks(game)
+    rng = np.random.default_rng(3)
+    want = augment(ring.sample(96, rng), game.symmetries, rng)
+    for key in FIELDS:
+        assert element[key].shape == (3, 32, *want[key].shape[1:])
+        np.testing.assert_array_equal(element[key].reshape(want[key].shape), want[key])
+    assert feed.batches == 3
+    assert feed.limiter.sampled == 96
+
+
+def test_an_element_waits_for_all_its_batches():
+    """7 batches allowed, 3 per element: two elements, then nothing until stopped."""
     game = get_game("tictactoe")
-    single = make_feed(game, batches=7)
-    grouped = make_feed(game, batches=7)
-    singles = [b for _, b in zip(range(7), single(), strict=False)]
-    groups = grouped.groups(3)
-    stacked = [next(groups) for _ in range(3)]
-    # 7 ready batches in groups of at most 3: 3, 3, 1 (a group never waits to fill).
-    assert [len(g["action"]) for g in stacked] == [3, 3, 1]
-    flat = [{k: g[k][i] for k in FIELDS} for g in stacked for i in range(len(g["action"]))]
-    for a, b in zip(singles, flat, strict=True):
-        for key in FIELDS:
-            np.testing.assert_array_equal(a[key], b[key])
-    assert single.batches == grouped.batches == 7
-    assert single.limiter.sampled == grouped.limiter.sampled == 7 * 32
-    grouped.stop.set()
-    with pytest.raises(StopIteration):
-        next(groups)
+    feed = make_feed(game, batches=7, per_element=3)
+    elements = feed()
+    got = [next(elements), next(elements)]
+    assert [e["action"].shape for e in got] == [(3, 32), (3, 32)]
+    timer = threading.Timer(0.3, feed.stop.set)
+    timer.start()
+    with pytest.raises(StopIteration):  # no partial element of the 7th batch
+        next(elements)
+    timer.join()
+    assert feed.batches == 6
+    assert feed.limiter.sampled == 6 * 32
 
 
-def test_make_dataset_groups_are_unbatched_into_the_same_batches():
+def test_make_dataset_yields_the_generators_elements():
     import tensorflow as tf
 
-    from boardq.dataset import make_dataset
+    from boardq.dataset import element_signature, make_dataset
     from boardq.learner import batch_signature
 
     game = get_game("tictactoe")
     spec = batch_signature(32, game.obs_shape, game.num_actions)
-    out = {}
-    for k in (1, 4):
-        feed = make_feed(game, batches=6)
-        ds = make_dataset(feed, spec, group_batches=k)
-        assert ds.element_spec == spec
-        it = iter(ds)
-        out[k] = [next(it) for _ in range(6)]
-        feed.stop.set()
-        del it
-    for a, b in zip(out[1], out[4], strict=True):
+    plain = list(zip(range(2), make_feed(game, batches=4, per_element=2)(), strict=False))
+    feed = make_feed(game, batches=4, per_element=2)
+    ds = make_dataset(feed, spec)
+    assert ds.element_spec == element_signature(spec, 2)
+    it = iter(ds)
+    got = [next(it) for _ in range(2)]
+    feed.stop.set()
+    del it
+    for (_, want), have in zip(plain, got, strict=True):
         for key in FIELDS:
-            assert a[key].dtype == b[key].dtype == spec[key].dtype
-            np.testing.assert_array_equal(a[key].numpy(), b[key].numpy())
-    assert isinstance(out[4][0]["obs"], tf.Tensor)
+            assert isinstance(have[key], tf.Tensor)
+            assert have[key].dtype == spec[key].dtype
+            np.testing.assert_array_equal(have[key].numpy(), want[key])

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import threading
+import time
 import zlib
 
 import numpy as np
+import pytest
 import tensorflow as tf
 
 from boardq.learner import Learner
@@ -120,3 +122,68 @@ def test_no_torn_reads_while_the_learner_writes():
         assert published[version] == digest
         if version in expected_q:
             assert abs(expected_q[version] - q) < 1e-5
+
+
+def _element(batches):
+    return {key: tf.stack([b[key] for b in batches]) for key in batches[0]}
+
+
+def test_one_call_of_k_steps_equals_k_single_steps():
+    """`train` takes one element of K batches in the graph and applies them in order."""
+    single = _learner(learning_rate=1e-2, steps_per_call=4)
+    looped = _learner(learning_rate=1e-2, steps_per_call=4)
+    batches = [_batch(single, seed) for seed in range(8)]
+    losses = [float(single.train_step(b)["loss"]) for b in batches]
+    dataset = tf.data.Dataset.from_tensors(_element(batches[:4])).concatenate(
+        tf.data.Dataset.from_tensors(_element(batches[4:]))
+    )
+    iterator = iter(dataset)
+    first = looped.train(iterator)
+    second = looped.train(iterator)
+    assert int(looped.step.numpy()) == 8
+    for a, b in zip(single.online.get_weights(), looped.online.get_weights(), strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+    for a, b in zip(single.target.get_weights(), looped.target.get_weights(), strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+    # Metrics are the means over the call's steps.
+    assert float(first["loss"]) == pytest.approx(np.mean(losses[:4]), rel=1e-5)
+    assert float(second["loss"]) == pytest.approx(np.mean(losses[4:]), rel=1e-5)
+    assert float(first["data_wait_sec"]) >= 0.0
+    # Traced once on the main thread (warm_up); new iterators reuse that trace.
+    assert looped._train_from.experimental_get_tracing_count() == 1
+    with pytest.raises(tf.errors.OutOfRangeError):
+        looped.train(iterator)
+    assert int(looped.step.numpy()) == 8  # the end of the data applies nothing
+
+
+def test_fewer_steps_use_the_first_batches_of_the_element():
+    a = _learner(learning_rate=1e-2, steps_per_call=4)
+    b = _learner(learning_rate=1e-2, steps_per_call=4)
+    batches = [_batch(a, seed) for seed in range(4)]
+    a.train_on(_element(batches), steps=3)
+    for batch in batches[:3]:
+        b.train_step(batch)
+    assert int(a.step.numpy()) == 3
+    for x, y in zip(a.online.get_weights(), b.online.get_weights(), strict=True):
+        np.testing.assert_allclose(x, y, rtol=1e-6, atol=1e-7)
+    for bad in (0, 5):
+        with pytest.raises(ValueError, match="steps must be in 1..4"):
+            a.train_on(_element(batches), steps=bad)
+
+
+def test_data_wait_counts_the_time_the_call_waits_for_an_element():
+    learner = _learner(steps_per_call=2)
+    element = _element([_batch(learner, 0), _batch(learner, 1)])
+
+    def slow():
+        time.sleep(0.2)
+        yield {k: v.numpy() for k, v in element.items()}
+
+    dataset = tf.data.Dataset.from_generator(
+        slow, output_signature={k: tf.TensorSpec.from_tensor(v) for k, v in element.items()}
+    )
+    t0 = time.perf_counter()
+    out = learner.train(iter(dataset))
+    elapsed = time.perf_counter() - t0
+    assert 0.15 <= float(out["data_wait_sec"]) <= elapsed
+    assert float(learner.train_on(element)["data_wait_sec"]) < 0.05

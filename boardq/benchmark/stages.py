@@ -47,7 +47,7 @@ __all__ = [
     "Chunk",
     "TimedLearnerLoop",
     "collection",
-    "device_batch",
+    "device_group",
     "learner_ceiling_and_fed",
     "random_play",
     "run_workers_for",
@@ -252,17 +252,26 @@ def collection(
 
 # -- stages 3 and 4 -------------------------------------------------------------------------
 class TimedLearnerLoop:
-    """The trainer's learner loop, timed: next batch, train step, publish every k steps.
+    """The trainer's learner loop, timed: `steps_per_call` train steps per compiled
+    call, a weight snapshot every `publish_every` steps.
 
-    Like `Trainer`, it counts the time in `next_batch` as waiting for data and the
-    time in the train step as busy. It has several sources of batches and takes
-    them from `mode`, which another thread may switch at any time; the counters
-    are kept per source.
+    Like `Trainer`, it counts the seconds the graph waited for batches (measured
+    inside the call) as waiting for data and the rest of the call as busy. It has
+    several sources, each a function `(steps) -> metrics` (`Learner.train` on an
+    iterator, or `Learner.train_on` an element on the device), and runs the one named by `mode`,
+    which another thread may switch at any time; the counters are kept per source.
     """
 
-    def __init__(self, learner: Learner, sources: dict[str, Callable[[], Any]], publish_every: int):
+    def __init__(
+        self,
+        learner: Learner,
+        sources: dict[str, Callable[[int], dict[str, tf.Tensor]]],
+        steps_per_call: int,
+        publish_every: int,
+    ):
         self._learner = learner
         self._sources = dict(sources)
+        self._steps_per_call = steps_per_call
         self._publish_every = publish_every
         self.mode = next(iter(self._sources))
         self.steps = 0
@@ -271,27 +280,34 @@ class TimedLearnerLoop:
 
     def run(self, stop) -> None:
         learner = self._learner
+        k = self._steps_per_call
         while not stop.is_set():
             mode = self.mode
             t0 = time.perf_counter()
             try:
-                batch = self._sources[mode]()
-            except (StopIteration, tf.errors.OutOfRangeError):
+                metrics = self._sources[mode](k)
+            except tf.errors.OutOfRangeError:
                 return
-            t1 = time.perf_counter()
-            learner.train_step(batch)
-            t2 = time.perf_counter()
-            self.steps += 1
-            if self.steps % self._publish_every == 0:
+            elapsed = time.perf_counter() - t0
+            wait = float(metrics["data_wait_sec"])
+            before = self.steps
+            self.steps += k
+            if self.steps // self._publish_every > before // self._publish_every:
                 learner.publish()
-            self.wait_sec[mode] += t1 - t0
-            self.busy_sec[mode] += t2 - t1
+            self.wait_sec[mode] += wait
+            self.busy_sec[mode] += elapsed - wait
 
 
-def device_batch(ring: ReplayRing, batch_size: int, seed: int) -> dict[str, tf.Tensor]:
-    """One sampled batch, copied to the default device (the GPU when there is one)."""
-    sample = ring.sample(batch_size, np.random.default_rng(seed))
-    return {key: tf.identity(tf.constant(value)) for key, value in sample.items()}
+def device_group(
+    ring: ReplayRing, batches: int, batch_size: int, seed: int
+) -> dict[str, tf.Tensor]:
+    """`batches` sampled batches stacked [K, B, ...] (one learner element), copied to
+    the default device (the GPU when there is one)."""
+    sample = ring.sample(batches * batch_size, np.random.default_rng(seed))
+    return {
+        key: tf.identity(tf.constant(value.reshape(batches, batch_size, *value.shape[1:])))
+        for key, value in sample.items()
+    }
 
 
 def _fill_ring(ring: ReplayRing, chunks: Sequence[Chunk], at_least: int) -> None:
@@ -314,37 +330,47 @@ def learner_ceiling_and_fed(
     hz: float,
     rounds: int = 2,
 ) -> tuple[StageResult, StageResult]:
-    """Stages 3 and 4: the learner on a device batch, and fed through the pipeline.
+    """Stages 3 and 4: the learner on batches already on the device, and fed by the pipeline.
 
     One learner thread runs the trainer's loop and switches between sources of
     batches in interleaved segments (`abba_schedule`), so that every figure sees the
     same load on the machine. Each segment's start is trimmed (pipeline start-up, or
     the prefetch buffer that filled while another source ran).
 
-    The ceiling's batch sits on the device already. The fed learner gets the real
-    pipeline: bounded queue -> ReplayFeed (replay ring, rate limiter at the preset's
-    replay ratio, symmetry augmentation) -> make_dataset (from_generator, prefetch).
-    Its source is a feeder thread that re-queues chunks already collected, so the
-    actors' cost is not part of the figure.
+    Every source runs the trainer's compiled call of `steps_per_call` steps, one
+    element of that many batches per call. The ceiling's element sits on the device
+    already (`Learner.train_on`). The fed learner takes its elements inside the call
+    from the real pipeline
+    (`Learner.train`): bounded queue -> ReplayFeed (replay ring, rate limiter at the
+    preset's replay ratio, symmetry augmentation) -> make_dataset (from_generator,
+    prefetch). Its source is a feeder thread that re-queues chunks already
+    collected, so the actors' cost is not part of the figure.
 
     A third source, the iterator floor, is a tf.data pipeline that only repeats the
-    device batch, with the same prefetch as the real one: what taking an element from
-    any tf.data iterator costs the learner thread. The fed learner can at best reach it.
+    device element, with the same prefetch as the real one: what taking an element from
+    any tf.data iterator costs the learner. The fed learner can at best reach it.
     """
     ring = ReplayRing(config.replay_capacity, game.obs_shape, game.num_actions)
     # Full, as in a long run: sampling a large ring costs more than a small one.
     _fill_ring(ring, chunks, at_least=ring.capacity)
-    batch = device_batch(ring, config.batch_size, config.seed)
+    group = device_group(ring, config.steps_per_call, config.batch_size, config.seed)
 
     q: queue.Queue = queue.Queue(maxsize=config.queue_chunks)
-    games = config.actor_threads * config.games_per_thread
-    tolerance = config.replay_ratio * games + 4 * config.batch_size  # as the trainer's
-    limiter = RateLimiter(config.replay_ratio, 0, tolerance)
+    limiter = RateLimiter(config.replay_ratio, 0, config.replay_tolerance())
     coord = tf.train.Coordinator()
     stop = CoordStop(coord)
     symmetries = game.symmetries if config.augment_symmetries else ()
-    feed = ReplayFeed(q, ring, limiter, config.batch_size, stop, config.seed, symmetries)
-    floor = prefetched(tf.data.Dataset.from_tensors(batch).repeat())
+    feed = ReplayFeed(
+        q,
+        ring,
+        limiter,
+        config.batch_size,
+        stop,
+        config.seed,
+        symmetries,
+        batches_per_element=config.steps_per_call,
+    )
+    floor = prefetched(tf.data.Dataset.from_tensors(group).repeat())
     pipeline = {"fed": iter(make_dataset(feed, learner.spec)), "floor": iter(floor)}
 
     def feeder() -> None:
@@ -358,10 +384,11 @@ def learner_ceiling_and_fed(
     loop = TimedLearnerLoop(
         learner,
         {
-            "ceiling": lambda: batch,
-            "fed": lambda: next(pipeline["fed"]),
-            "floor": lambda: next(pipeline["floor"]),
+            "ceiling": lambda k: learner.train_on(group, k),
+            "fed": lambda k: learner.train(pipeline["fed"], k),
+            "floor": lambda k: learner.train(pipeline["floor"], k),
         },
+        config.steps_per_call,
         config.publish_every_steps,
     )
     probe = CounterProbe(
@@ -381,7 +408,7 @@ def learner_ceiling_and_fed(
         hz,
     )
     for _ in range(3):  # the first calls after tracing are slower
-        learner.train_step(batch)
+        learner.train_on(group)
     schedule = abba_schedule(("ceiling", "fed", "floor"), rounds)
     segment_sec = {
         "ceiling": ceiling_sec / rounds,
@@ -428,7 +455,7 @@ def learner_ceiling_and_fed(
     }
     ceiling = StageResult(
         "learner_ceiling",
-        "learner alone, batch already on the device",
+        "learner alone, batches already on the device",
         "updates/s",
         c_rate,
         {
