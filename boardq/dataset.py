@@ -1,8 +1,9 @@
 """The input pipeline: replay memory -> groups of whole batches -> from_generator -> prefetch.
 
 The generator is the only owner of the replay ring: it drains the agents' queue into
-the ring and yields fixed-shape numpy batches when the replay ratio allows. It never
-calls TensorFlow (a tf.function inside the generator can hang).
+the ring and, when the replay ratio allows, yields fixed-shape numpy elements of K
+whole batches (the learner's `steps_per_call`). It never calls TensorFlow (a
+tf.function inside the generator can hang).
 """
 
 from __future__ import annotations

@@ -187,3 +187,16 @@ def test_data_wait_counts_the_time_the_call_waits_for_an_element():
     elapsed = time.perf_counter() - t0
     assert 0.15 <= float(out["data_wait_sec"]) <= elapsed
     assert float(learner.train_on(element)["data_wait_sec"]) < 0.05
+
+
+def test_xla_compiled_steps_run_inside_the_k_step_call():
+    """With jit_compile the step is compiled by XLA; the call around it (which takes
+    the element from the iterator) is not, and the result matches the plain step."""
+    plain = _learner(learning_rate=1e-2, steps_per_call=2)
+    xla = _learner(learning_rate=1e-2, steps_per_call=2, jit_compile=True)
+    element = _element([_batch(plain, 0), _batch(plain, 1)])
+    plain.train(iter(tf.data.Dataset.from_tensors(element)))
+    xla.train(iter(tf.data.Dataset.from_tensors(element)))
+    assert int(xla.step.numpy()) == 2
+    for a, b in zip(plain.online.get_weights(), xla.online.get_weights(), strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
