@@ -13,7 +13,7 @@ from boardq.losses import double_q_target, huber
 from boardq.networks import QFunction, build_q_network
 from boardq.snapshot import Snapshot, SnapshotBox
 
-__all__ = ["Learner", "batch_signature", "build_models", "configure_threads"]
+__all__ = ["Learner", "batch_signature", "build_models", "configure_threads", "publish_due"]
 
 
 def configure_threads(config: TrainConfig) -> bool:
@@ -30,6 +30,12 @@ def configure_threads(config: TrainConfig) -> bool:
     except RuntimeError:
         return False
     return True
+
+
+def publish_due(before: int, after: int, every: int) -> bool:
+    """Whether a call that took the step count from `before` to `after` reached a
+    multiple of `every` (a snapshot for the agents is then due)."""
+    return after // every > before // every
 
 
 def batch_signature(

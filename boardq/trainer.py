@@ -35,7 +35,7 @@ from boardq.config import TrainConfig
 from boardq.coordination import CoordStop, start_workers
 from boardq.dataset import ReplayFeed, make_dataset
 from boardq.errors import RunDirError
-from boardq.learner import Learner, configure_threads
+from boardq.learner import Learner, configure_threads, publish_due
 from boardq.policies import linear_epsilon, masked_argmax
 from boardq.progress import Progress
 from boardq.replay import RateLimiter, ReplayRing
@@ -216,9 +216,8 @@ class Trainer:
                 elapsed = time.perf_counter() - t0
                 # Seconds the graph waited for batches: read now, it is on the host.
                 wait = float(metrics.pop("data_wait_sec"))
-                before = self.updates
                 self.updates += steps
-                if self.updates // cfg.publish_every_steps > before // cfg.publish_every_steps:
+                if publish_due(self.updates - steps, self.updates, cfg.publish_every_steps):
                     learner.publish()
                 with self._lock:
                     self._learner_wait_sec += wait

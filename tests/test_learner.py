@@ -200,3 +200,13 @@ def test_xla_compiled_steps_run_inside_the_k_step_call():
     assert int(xla.step.numpy()) == 2
     for a, b in zip(plain.online.get_weights(), xla.online.get_weights(), strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "every", "due"),
+    [(0, 2, 4, False), (2, 4, 4, True), (4, 12, 8, True), (8, 12, 8, False), (0, 8, 3, True)],
+)
+def test_a_snapshot_is_due_after_the_call_that_reaches_a_multiple(before, after, every, due):
+    from boardq.learner import publish_due
+
+    assert publish_due(before, after, every) is due

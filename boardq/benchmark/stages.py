@@ -39,7 +39,7 @@ from boardq.benchmark.stats import (
 from boardq.config import TrainConfig
 from boardq.coordination import CoordStop, start_workers
 from boardq.dataset import ReplayFeed, make_dataset, prefetched
-from boardq.learner import Learner
+from boardq.learner import Learner, publish_due
 from boardq.replay import RateLimiter, ReplayRing
 from games.base import Game
 
@@ -290,9 +290,8 @@ class TimedLearnerLoop:
                 return
             elapsed = time.perf_counter() - t0
             wait = float(metrics["data_wait_sec"])
-            before = self.steps
             self.steps += k
-            if self.steps // self._publish_every > before // self._publish_every:
+            if publish_due(self.steps - k, self.steps, self._publish_every):
                 learner.publish()
             self.wait_sec[mode] += wait
             self.busy_sec[mode] += elapsed - wait
