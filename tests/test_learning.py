@@ -95,6 +95,7 @@ def test_short_training_takes_wins_and_blocks(tiny_config):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # the preset trains for 4 minutes
 def test_tictactoe_preset_never_loses_to_perfect_play(tmp_path):
     game = get_game("tictactoe")
     result = Trainer(game.preset.replace(out_dir=str(tmp_path)), game).run()
@@ -104,6 +105,7 @@ def test_tictactoe_preset_never_loses_to_perfect_play(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # the preset trains for 27 minutes
 def test_connect_four_preset_beats_random_and_win_block(tmp_path):
     game = get_game("connect_four")
     result = Trainer(game.preset.replace(out_dir=str(tmp_path)), game).run()
