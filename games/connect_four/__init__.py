@@ -1,13 +1,14 @@
-"""Connect Four: PettingZoo's classic/connect_four-v3, its preset and its network."""
+"""Connect Four: PettingZoo's classic/connect_four-v3, its preset, rules and text board."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from boardq.config import NetworkConfig, TrainConfig
-from boardq.replay import Symmetry
-from games.base import Game
-from games.boards import connect_four as board
+from boardq.symmetry import MIRROR, board_symmetries
+from games.connect_four.rules import RULES
+from games.connect_four.text import ConnectFourText
+from games.game import Game
 
 __all__ = ["GAME", "PRESET"]
 
@@ -32,14 +33,13 @@ PRESET = TrainConfig(
 
 GAME = Game(
     name="connect_four",
+    title="Connect Four",
     env_id="classic/connect_four-v3",
     obs_shape=(6, 7, 2),
     num_actions=7,
     preset=PRESET,
-    board=board,
-    symmetries=[
-        Symmetry(lambda p: p, np.arange(7)),
-        Symmetry(lambda p: np.ascontiguousarray(p[..., ::-1, :]), np.arange(7)[::-1]),
-    ],
-    title="Connect Four",
+    rules=RULES,
+    text=ConnectFourText(),
+    # Every cell of a column is that column's move; the mirror reverses the columns.
+    symmetries=board_symmetries(MIRROR, np.tile(np.arange(7), (6, 1))),
 )

@@ -1,0 +1,117 @@
+"""Many games stepped together: the interface the actors play through (numpy only).
+
+A `GameBatch` holds `size` games of one two-player game. Every game always has a
+player to move: a game that ends is restarted within the same `step`, so the actor's
+forward pass always has `size` rows. Two implementations exist:
+
+- `EnvGames` steps PettingZoo AEC environments one by one (any game);
+- a game's vectorized rules (`games/<name>/vector.py`) step all games at once in
+  numpy, observation for observation the same as PettingZoo's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
+
+import numpy as np
+
+__all__ = ["EnvGames", "GameBatch", "Outcome", "unwrap_guards"]
+
+
+class Outcome(NamedTuple):
+    """What one move in every game of a batch did.
+
+    Attributes:
+      reward: float32 [M], the mover's reward for its move (+1 a win; 0 otherwise; -1
+        where the rules make a move lose).
+      done: bool [M], the game ended with this move (and has been restarted).
+      first_mover: bool [M], the mover was the game's first player.
+    """
+
+    reward: np.ndarray
+    done: np.ndarray
+    first_mover: np.ndarray
+
+
+class GameBatch(Protocol):
+    """`size` games of one game, one move in each per `step`."""
+
+    size: int
+    obs_shape: tuple[int, ...]
+    num_actions: int
+
+    def observe(self) -> tuple[np.ndarray, np.ndarray]:
+        """int8 planes [M, *obs_shape] and bool legal moves [M, A] of the players to
+        move, as PettingZoo's `observe` gives them. The arrays belong to the batch and
+        change at the next `step`: copy what must outlive it."""
+        ...
+
+    def step(self, actions: np.ndarray) -> Outcome:
+        """Plays `actions[i]` (legal) in game i; finished games restart."""
+        ...
+
+
+def unwrap_guards(env):
+    """The game under PettingZoo's guard wrappers (exact types only; others are kept).
+
+    The order-enforcing, out-of-bounds and illegal-move wrappers only guard against
+    misuse; an actor's moves are always legal and always follow a reset, so stepping
+    the game under them gives the same games, without a Python call per attribute.
+    """
+    from pettingzoo.utils.wrappers import (
+        AssertOutOfBoundsWrapper,
+        OrderEnforcingWrapper,
+        TerminateIllegalWrapper,
+    )
+
+    guards = (OrderEnforcingWrapper, AssertOutOfBoundsWrapper, TerminateIllegalWrapper)
+    while type(env) in guards:
+        env = env.env
+    return env
+
+
+class EnvGames:
+    """A GameBatch over PettingZoo AEC environments, stepped one after the other.
+
+    Args:
+      envs: fresh environments of one game (with an action mask in the observation).
+      seeds: one reset seed per environment.
+    """
+
+    def __init__(self, envs: Sequence, seeds: Sequence[int]):
+        self.envs = list(envs)
+        self.size = len(self.envs)
+        env0 = self.envs[0]
+        agent0 = env0.possible_agents[0]
+        self.obs_shape = tuple(env0.observation_space(agent0)["observation"].shape)
+        self.num_actions = int(env0.action_space(agent0).n)
+        self._obs = np.zeros((self.size, *self.obs_shape), np.int8)
+        self._mask = np.zeros((self.size, self.num_actions), bool)
+        for env, seed in zip(self.envs, seeds, strict=True):
+            env.reset(seed=int(seed))
+        self._games = [unwrap_guards(env) for env in self.envs]
+        for i, game in enumerate(self._games):
+            self._set(i, game.observe(game.agent_selection))
+
+    def _set(self, i: int, observation: dict) -> None:
+        self._obs[i] = observation["observation"]
+        self._mask[i] = observation["action_mask"]
+
+    def observe(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._obs, self._mask
+
+    def step(self, actions: np.ndarray) -> Outcome:
+        reward = np.zeros(self.size, np.float32)
+        done = np.zeros(self.size, bool)
+        first = np.zeros(self.size, bool)
+        for i, (game, action) in enumerate(zip(self._games, actions.tolist(), strict=True)):
+            mover = game.agent_selection
+            first[i] = mover == game.possible_agents[0]
+            game.step(action)
+            reward[i] = game.rewards[mover]
+            if game.terminations[mover] or game.truncations[mover]:
+                done[i] = True
+                game.reset()
+            self._set(i, game.observe(game.agent_selection))
+        return Outcome(reward, done, first)

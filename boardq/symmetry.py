@@ -1,0 +1,190 @@
+"""Board symmetries and the augmentation that trains on them (numpy only).
+
+A symmetry maps a batch of [..., H, W, C] planes to its image and every action to
+the action at the image of its cells. Games build theirs with `board_symmetries`;
+the input pipeline maps each sampled transition through one of them at random
+(`augment`, or `PermutationAugment`, which gives the same batches faster).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+__all__ = [
+    "DIHEDRAL",
+    "HALF_TURN",
+    "MIRROR",
+    "PermutationAugment",
+    "Symmetry",
+    "augment",
+    "board_symmetries",
+]
+
+Planes = Callable[[np.ndarray], np.ndarray]
+
+
+class Symmetry:
+    """One symmetry of a board: a transform of [..., H, W, C] planes and of actions.
+
+    Attributes:
+      planes: maps a batch of planes to its image.
+      action_map: int array; the image of action a is action_map[a].
+    """
+
+    def __init__(self, planes: Planes, action_map: np.ndarray):
+        self.planes = planes
+        self.action_map = np.asarray(action_map, np.int64)
+        self.inverse_map = np.argsort(self.action_map)
+
+    def apply(self, batch: dict[str, np.ndarray], rows: np.ndarray) -> None:
+        """Replaces rows of a sampled batch by their images, in place."""
+        batch["obs"][rows] = self.planes(batch["obs"][rows])
+        batch["next_obs"][rows] = self.planes(batch["next_obs"][rows])
+        batch["action"][rows] = self.action_map[batch["action"][rows]]
+        # new_mask[b] = old_mask[inverse[b]]: move b of the image is move inverse[b].
+        batch["next_mask"][rows] = batch["next_mask"][rows][:, self.inverse_map]
+
+
+def _dihedral(k: int, flip: bool) -> Planes:
+    def planes(p: np.ndarray) -> np.ndarray:
+        p = np.rot90(p, k, axes=(-3, -2))
+        return np.ascontiguousarray(np.flip(p, axis=-2) if flip else p)
+
+    return planes
+
+
+def _identity(p: np.ndarray) -> np.ndarray:
+    return p
+
+
+DIHEDRAL: tuple[Planes, ...] = tuple(_dihedral(k, f) for k in range(4) for f in (False, True))
+"""The 8 symmetries of a square board (identity first)."""
+MIRROR: tuple[Planes, ...] = (_identity, _dihedral(0, True))
+"""Identity and the left-right mirror (columns reversed)."""
+HALF_TURN: tuple[Planes, ...] = (_identity, _dihedral(2, False))
+"""Identity and the half turn."""
+
+
+def board_symmetries(
+    transforms: Sequence[Planes], action_grid: np.ndarray, extra_actions: int = 0
+) -> list[Symmetry]:
+    """Symmetries from plane transforms and the action each plane cell stands for.
+
+    Args:
+      transforms: maps of [..., H, W, C] planes (identity first).
+      action_grid: int [H, W]: the action played on each cell (several cells may share
+        one, as a Connect Four column does; -1 for cells no action names).
+      extra_actions: actions after the grid's that no transform moves (a pass).
+
+    Returns:
+      One Symmetry per transform.
+    """
+    grid = np.asarray(action_grid, np.int64)
+    num_actions = int(grid.max()) + 1 + extra_actions
+    out = []
+    for transform in transforms:
+        image = transform(grid[..., None])[..., 0]
+        # The cell that shows action a in the image held image[p]: a's move lands there.
+        action_map = np.arange(num_actions)
+        named = grid >= 0
+        action_map[image[named]] = grid[named]
+        out.append(Symmetry(transform, action_map))
+    return out
+
+
+def augment(
+    batch: dict[str, np.ndarray], symmetries: Sequence[Symmetry], rng: np.random.Generator
+) -> dict[str, np.ndarray]:
+    """Maps each sampled transition through one of the symmetries, chosen uniformly."""
+    if len(symmetries) <= 1:
+        return batch
+    choice = rng.integers(0, len(symmetries), len(batch["action"]))
+    for k, sym in enumerate(symmetries):
+        rows = np.flatnonzero(choice == k)
+        if rows.size:
+            sym.apply(batch, rows)
+    return batch
+
+
+class PermutationAugment:
+    """`augment` in one gather per column, for symmetries that permute cells.
+
+    A board symmetry moves cells and never changes their values, so each one is an
+    index permutation of the flattened planes. `augment` applies the chosen images
+    row by row with several array operations per symmetry; this applies them to the
+    whole batch at once. It draws the same random numbers in the same order, so the
+    batches are identical to `augment`'s.
+
+    Args:
+      symmetries: the symmetries, as given to `augment` (identity first).
+      obs_shape: shape of one observation.
+
+    Raises:
+      ValueError: a symmetry's `planes` is not a permutation of cells (use `augment`).
+    """
+
+    def __init__(self, symmetries: Sequence[Symmetry], obs_shape: Sequence[int]):
+        self.obs_shape = tuple(int(d) for d in obs_shape)
+        self.size = len(symmetries)
+        cells = int(np.prod(self.obs_shape))
+        grid = np.arange(cells, dtype=np.int64).reshape(1, *self.obs_shape)
+        perms = []
+        for sym in symmetries:
+            perm = np.asarray(sym.planes(grid)).reshape(-1)
+            if perm.shape != (cells,) or not np.array_equal(np.sort(perm), grid.reshape(-1)):
+                raise ValueError("a symmetry's planes are not a permutation of the cells")
+            perms.append(perm)
+        # image.flat[j] = original.flat[plane_index[k, j]] for symmetry k.
+        self.plane_index = np.stack(perms).astype(np.intp)  # [K, H*W*C]
+        self.action_map = np.stack([s.action_map for s in symmetries])  # [K, A]
+        self.mask_index = np.stack([s.inverse_map for s in symmetries])  # [K, A]
+        self._offsets = np.zeros((0, 1), np.intp)
+
+    @classmethod
+    def try_build(
+        cls, symmetries: Sequence[Symmetry], obs_shape: Sequence[int]
+    ) -> PermutationAugment | None:
+        """The fast path, or None where it does not apply (then use `augment`)."""
+        try:
+            return cls(symmetries, obs_shape)
+        except ValueError:
+            return None
+
+    def _row_offsets(self, n: int) -> np.ndarray:
+        if self._offsets.shape[0] != n:
+            self._offsets = (np.arange(n, dtype=np.intp) * self.plane_index.shape[1])[:, None]
+        return self._offsets
+
+    def __call__(
+        self, batch: dict[str, np.ndarray], rng: np.random.Generator
+    ) -> dict[str, np.ndarray]:
+        """Maps each transition through one symmetry chosen uniformly (like `augment`)."""
+        if self.size <= 1:
+            return batch
+        n = len(batch["action"])
+        choice = rng.integers(0, self.size, n)  # the draw `augment` makes
+        # Positions in the flattened batch: row b's cells start at b * cells.
+        index = self.plane_index[choice]  # [B, H*W*C]
+        index += self._row_offsets(n)
+        for key in ("obs", "next_obs"):
+            planes = np.ascontiguousarray(batch[key])
+            batch[key] = planes.reshape(-1).take(index).reshape(planes.shape)
+        action = batch["action"]
+        batch["action"] = self.action_map[choice, action].astype(action.dtype, copy=False)
+        batch["next_mask"] = np.take_along_axis(batch["next_mask"], self.mask_index[choice], axis=1)
+        return batch
+
+
+def make_augmenter(
+    symmetries: Sequence[Symmetry], obs_shape: Sequence[int]
+) -> Callable[[dict[str, np.ndarray], np.random.Generator], dict[str, np.ndarray]]:
+    """The augmentation for these symmetries: the permutation fast path where it
+    applies, `augment` otherwise, nothing for one symmetry or none."""
+    if len(symmetries) <= 1:
+        return lambda batch, rng: batch
+    fast = PermutationAugment.try_build(symmetries, obs_shape)
+    if fast is not None:
+        return fast
+    return lambda batch, rng: augment(batch, symmetries, rng)

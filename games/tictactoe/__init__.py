@@ -1,0 +1,45 @@
+"""Tic-tac-toe: PettingZoo's classic/tictactoe-v3, its preset, rules and text board."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardq.config import NetworkConfig, TrainConfig
+from boardq.symmetry import DIHEDRAL, board_symmetries
+from games.game import Game
+from games.tictactoe.rules import RULES
+from games.tictactoe.text import TicTacToeText
+
+__all__ = ["GAME", "PRESET"]
+
+PRESET = TrainConfig(
+    game="tictactoe",
+    games_per_thread=64,
+    replay_capacity=100_000,
+    warmup_transitions=5_000,
+    replay_ratio=16.0,
+    batch_size=256,
+    learning_rate=1e-3,
+    discount=0.95,
+    tau=0.01,
+    epsilon_start=1.0,
+    epsilon_end=0.2,
+    epsilon_decay_transitions=100_000,
+    budget_minutes=4.0,
+    eval_every_sec=30.0,
+    network=NetworkConfig(hidden_units=(256, 256)),
+)
+
+GAME = Game(
+    name="tictactoe",
+    title="Tic-tac-toe",
+    env_id="classic/tictactoe-v3",
+    obs_shape=(3, 3, 2),
+    num_actions=9,
+    preset=PRESET,
+    rules=RULES,
+    text=TicTacToeText(),
+    # Plane cell (i, j) is action 3 * i + j (PettingZoo's layout), so the 8 symmetries
+    # of the square move actions as they move plane cells.
+    symmetries=board_symmetries(DIHEDRAL, np.arange(9).reshape(3, 3)),
+)
