@@ -80,9 +80,8 @@ def _read(path: Path) -> tuple[dict[str, Any], list[np.ndarray]]:
 
 def _check_game_shapes(path: Path, header: dict[str, Any]) -> None:
     """A known game's agent must have that game's input and output shapes."""
-    from games import GAMES, game_names
+    from games import GAMES
 
-    game_names()  # fills the registry
     known = GAMES.get(header.get("game"))
     if known is None:
         return

@@ -7,10 +7,12 @@ Layout of a run directory::
     RUN_DIR/agent.npz          the exported agent (greedy player), see boardq.agent
     RUN_DIR/metrics.jsonl      one JSON line of metrics per progress tick
     RUN_DIR/tb/                TensorBoard event files
+    RUN_DIR/.lock              held (flock) by the process training in the directory
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import tempfile
@@ -21,6 +23,7 @@ from boardq.config import ConfigError, TrainConfig
 from boardq.errors import RunDirError
 
 __all__ = [
+    "RunLock",
     "atomic_write_bytes",
     "atomic_write_text",
     "new_run_dir",
@@ -28,6 +31,7 @@ __all__ = [
 ]
 
 CONFIG_FILE = "config.json"
+LOCK_FILE = ".lock"
 CHECKPOINT_DIR = "checkpoints"
 AGENT_FILE = "agent.npz"
 
@@ -86,3 +90,38 @@ def read_run_config(run_dir: str | Path) -> TrainConfig:
         raise RunDirError(f"{run_dir} is not a boardq run directory (no {CONFIG_FILE})") from None
     except (OSError, ValueError, TypeError, ConfigError) as e:
         raise RunDirError(f"cannot read {path}: {e}") from None
+
+
+class RunLock:
+    """An exclusive lock on a run directory while one process trains in it.
+
+    `flock` on RUN_DIR/.lock: the kernel drops it when the process ends, even by
+    kill -9, so a crashed run can be resumed at once and a live one cannot be entered
+    twice.
+
+    Raises:
+      RunDirError: another process holds the lock (the message names its pid).
+    """
+
+    def __init__(self, run_dir: str | Path):
+        path = Path(run_dir) / LOCK_FILE
+        self._fd: int | None = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(self._fd, 32, 0).decode("ascii", "replace").strip() or "?"
+            os.close(self._fd)
+            self._fd = None
+            raise RunDirError(
+                f"{run_dir} is in use by another training (pid {holder}); "
+                "wait for it to end or stop it first"
+            ) from None
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, f"{os.getpid()}\n".encode(), 0)
+
+    def release(self) -> None:
+        """Unlocks (safe to call twice)."""
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None

@@ -1,7 +1,7 @@
 """Typed training settings.
 
 Every setting is a field of a frozen dataclass with its help text in the field's
-metadata; the command line is generated from these fields in `boardq.cli`, the run
+metadata; the command line is generated from these fields (`boardq.commands.args`), the run
 directory stores them as JSON, and each game ships a preset.
 """
 
@@ -15,123 +15,165 @@ from typing import Any
 
 from boardq.errors import BoardqError
 
-__all__ = ["ConfigError", "NetworkConfig", "TrainConfig", "default_actor_threads"]
+__all__ = ["GROUPS", "ConfigError", "NetworkConfig", "TrainConfig", "default_actor_threads"]
 
 
 class ConfigError(BoardqError, ValueError):
     """A setting has a value that cannot work; the message names the setting."""
 
 
-def _help(text: str, **extra: Any) -> dict[str, Any]:
-    return {"help": text, **extra}
-
-
 def default_actor_threads() -> int:
-    """One agent thread per core, less one core for the learner (at least one)."""
+    """One actor thread per core, less one core for the learner (at least one)."""
     return max(1, (os.cpu_count() or 2) - 1)
+
+
+# The settings' groups, in the order `--help` shows them.
+GROUPS = {
+    "algorithm": "algorithm",
+    "replay": "replay and input pipeline",
+    "performance": "performance (how the work is spread; learning does not change)",
+    "run": "run",
+    "network": "network",
+}
+
+
+def _setting(default: Any = dataclasses.MISSING, *, group: str, help: str, **extra: Any):
+    """A field with its help text and `GROUPS` key in its metadata."""
+    meta = {"help": help, "group": group, **extra}
+    if callable(default) and not isinstance(default, type):
+        return field(default_factory=default, metadata=meta)
+    return field(default=default, metadata=meta)
 
 
 @dataclass(frozen=True)
 class NetworkConfig:
     """Shape of the Q-network. The same network plays both seats."""
 
-    conv_filters: tuple[int, ...] = field(
-        default=(), metadata=_help("filters of each 3x3 convolution layer (none: a plain MLP)")
+    conv_filters: tuple[int, ...] = _setting(
+        (), group="network", help="filters of each 3x3 convolution layer (none: a plain MLP)"
     )
-    hidden_units: tuple[int, ...] = field(
-        default=(256, 256), metadata=_help("units of each dense hidden layer")
+    hidden_units: tuple[int, ...] = _setting(
+        (256, 256), group="network", help="units of each dense hidden layer"
     )
-    dueling: bool = field(default=False, metadata=_help("dueling value/advantage head"))
+    dueling: bool = _setting(False, group="network", help="dueling value/advantage head")
 
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """Everything one training run needs; stored as config.json in its run directory."""
+    """Everything one training run needs; stored as config.json in its run directory.
 
-    game: str = field(default="tictactoe", metadata=_help("game to train", cli=False))
-    actor_threads: int = field(
-        default_factory=default_actor_threads,
-        metadata=_help("agent threads playing self-play games (default: cores - 1)"),
+    Fields are grouped (`GROUPS`): the algorithm's settings decide what is learned;
+    replay and pipeline settings how samples reach the learner (the replay ratio is
+    held on any machine); performance settings only how the work is spread over
+    threads, processes and devices; run settings how long, where and how it is logged.
+    """
+
+    game: str = _setting("tictactoe", group="run", help="game to train", cli=False)
+    # -- algorithm ---------------------------------------------------------------------
+    learning_rate: float = _setting(5e-4, group="algorithm", help="Adam learning rate")
+    discount: float = _setting(0.99, group="algorithm", help="discount per move (gamma)")
+    n_step: int = _setting(1, group="algorithm", help="moves per return before bootstrapping")
+    tau: float = _setting(
+        0.01, group="algorithm", help="soft target update rate per train step (0..1]"
     )
-    games_per_thread: int = field(
-        default=64, metadata=_help("games each agent thread plays at once, one batched call")
+    hard_update_every_steps: int = _setting(
+        0,
+        group="algorithm",
+        help="copy the online network to the target every K train steps (0: soft updates)",
     )
-    replay_capacity: int = field(
-        default=200_000, metadata=_help("transitions kept in the replay memory")
+    huber_delta: float = _setting(1.0, group="algorithm", help="Huber loss threshold")
+    max_grad_norm: float = _setting(10.0, group="algorithm", help="global gradient norm clip")
+    epsilon_start: float = _setting(1.0, group="algorithm", help="exploration rate at the start")
+    epsilon_end: float = _setting(0.1, group="algorithm", help="exploration rate after the decay")
+    epsilon_decay_transitions: int = _setting(
+        200_000,
+        group="algorithm",
+        help="transitions collected over which epsilon decays linearly",
     )
-    warmup_transitions: int = field(
-        default=5_000, metadata=_help("transitions collected before training starts")
+    # -- replay and input pipeline -----------------------------------------------------
+    replay_capacity: int = _setting(
+        200_000, group="replay", help="transitions kept in the replay memory"
     )
-    replay_ratio: float = field(
-        default=8.0,
-        metadata=_help("samples trained per transition collected; held on any machine"),
+    warmup_transitions: int = _setting(
+        5_000, group="replay", help="transitions collected before training starts"
     )
-    batch_size: int = field(default=256, metadata=_help("transitions per train step"))
-    learning_rate: float = field(default=5e-4, metadata=_help("Adam learning rate"))
-    discount: float = field(default=0.99, metadata=_help("discount per move (gamma)"))
-    tau: float = field(
-        default=0.01, metadata=_help("soft target update rate per train step (0..1]")
+    replay_ratio: float = _setting(
+        8.0,
+        group="replay",
+        help="samples trained per transition collected; held on any machine",
     )
-    hard_update_every_steps: int = field(
-        default=0,
-        metadata=_help("copy the online network to the target every K steps (0: soft updates)"),
+    batch_size: int = _setting(256, group="replay", help="transitions per train step")
+    augment_symmetries: bool = _setting(
+        True, group="replay", help="train on the board's symmetric images too"
     )
-    epsilon_start: float = field(default=1.0, metadata=_help("exploration rate at the start"))
-    epsilon_end: float = field(default=0.1, metadata=_help("exploration rate after the decay"))
-    epsilon_decay_transitions: int = field(
-        default=200_000,
-        metadata=_help("transitions collected over which epsilon decays linearly"),
+    queue_chunks: int = _setting(
+        64, group="replay", help="bound of the actors-to-replay queue, in chunks"
     )
-    n_step: int = field(default=1, metadata=_help("moves per return before bootstrapping"))
-    huber_delta: float = field(default=1.0, metadata=_help("Huber loss threshold"))
-    max_grad_norm: float = field(default=10.0, metadata=_help("global gradient norm clip"))
-    augment_symmetries: bool = field(
-        default=True, metadata=_help("train on the board's symmetric images too")
+    # -- performance ---------------------------------------------------------------------
+    actor_threads: int = _setting(
+        default_actor_threads,
+        group="performance",
+        help="actor threads playing self-play games, in each actor process (default: cores - 1)",
     )
-    budget_steps: int = field(
-        default=0, metadata=_help("stop after this many train steps (0: no step limit)")
+    games_per_thread: int = _setting(
+        64,
+        group="performance",
+        help="games each actor thread plays at once, moved by one batched forward pass",
     )
-    budget_minutes: float = field(
-        default=0.0, metadata=_help("stop after this many minutes of training (0: no limit)")
+    vectorized: bool = _setting(
+        True,
+        group="performance",
+        help="step games with the game's vectorized numpy rules where it has them "
+        "(false: through PettingZoo)",
     )
-    seed: int = field(default=0, metadata=_help("random seed"))
-    out_dir: str = field(default="runs", metadata=_help("directory that holds run directories"))
-    publish_every_steps: int = field(
-        default=8,
-        metadata=_help(
-            "train steps between weight snapshots for the agents (published after the "
-            "call that reaches them)"
-        ),
+    actor_processes: int = _setting(
+        0,
+        group="performance",
+        help="actor processes on Ray, each with its own threads and snapshot copy "
+        "(0: actor threads in this process)",
     )
-    steps_per_call: int = field(
-        default=8,
-        metadata=_help(
-            "train steps per compiled call, on one element of that many batches taken "
-            "inside the call (like Keras's steps_per_execution)"
-        ),
+    ray_address: str = _setting(
+        "",
+        group="performance",
+        help="Ray cluster to run actor processes on (empty: start a local Ray instance)",
     )
-    queue_chunks: int = field(
-        default=64, metadata=_help("bound of the agents-to-replay queue, in chunks")
+    steps_per_call: int = _setting(
+        8,
+        group="performance",
+        help="train steps per compiled call, on one element of that many batches taken "
+        "inside the call (like Keras's steps_per_execution)",
     )
-    checkpoint_every_sec: float = field(
-        default=120.0, metadata=_help("seconds between checkpoints")
+    publish_every_steps: int = _setting(
+        8,
+        group="performance",
+        help="train steps between weight snapshots for the actors (published after the "
+        "call that reaches them)",
     )
-    eval_every_sec: float = field(
-        default=30.0, metadata=_help("seconds between evaluations against a random player")
+    jit_compile: bool = _setting(False, group="performance", help="compile the train step with XLA")
+    intra_op_threads: int = _setting(
+        0,
+        group="performance",
+        help="TensorFlow compute threads per op (0: the cores not given to actor threads, "
+        "at least 1); set before TensorFlow's first op",
     )
-    eval_games: int = field(
-        default=50, metadata=_help("games per seat in each evaluation (0: no evaluation)")
+    # -- run -------------------------------------------------------------------------------
+    budget_steps: int = _setting(
+        0, group="run", help="stop after this many train steps (0: no step limit)"
     )
-    log_every_sec: float = field(
-        default=5.0, metadata=_help("seconds between progress lines and TensorBoard scalars")
+    budget_minutes: float = _setting(
+        0.0, group="run", help="stop after this many minutes of training (0: no limit)"
     )
-    jit_compile: bool = field(default=False, metadata=_help("compile the train step with XLA"))
-    intra_op_threads: int = field(
-        default=0,
-        metadata=_help(
-            "TensorFlow compute threads per op (0: the cores not given to agent threads, "
-            "at least 1); set before TensorFlow's first op"
-        ),
+    seed: int = _setting(0, group="run", help="random seed")
+    out_dir: str = _setting("runs", group="run", help="directory that holds run directories")
+    checkpoint_every_sec: float = _setting(120.0, group="run", help="seconds between checkpoints")
+    eval_every_sec: float = _setting(
+        30.0, group="run", help="seconds between evaluations against a random player"
+    )
+    eval_games: int = _setting(
+        50, group="run", help="games per seat in each evaluation (0: no evaluation)"
+    )
+    log_every_sec: float = _setting(
+        5.0, group="run", help="seconds between progress lines and logged metrics"
     )
     network: NetworkConfig = field(default_factory=NetworkConfig)
 
@@ -169,6 +211,7 @@ class TrainConfig:
             ("eval_games", self.eval_games >= 0, "must be >= 0"),
             ("log_every_sec", self.log_every_sec > 0, "must be > 0"),
             ("intra_op_threads", self.intra_op_threads >= 0, "must be >= 0"),
+            ("actor_processes", self.actor_processes >= 0, "must be >= 0"),
         ]
         for name, ok, why in checks:
             if not ok:
@@ -192,17 +235,23 @@ class TrainConfig:
     def replay_tolerance(self) -> float:
         """How far, in samples, training may run ahead of or behind the replay ratio.
 
-        Room for every agent thread's step (a chunk of about one transition per game,
+        Room for every actor thread's step (a chunk of about one transition per game,
         times the ratio) and for a few of the learner's elements (`steps_per_call`
         batches each) on either side, so neither side can wait for the other forever.
         """
-        games = self.actor_threads * self.games_per_thread
+        games = self.actor_threads * self.games_per_thread * max(1, self.actor_processes)
         return self.replay_ratio * games + (self.steps_per_call + 4) * self.batch_size
 
     def resolved_intra_op_threads(self) -> int:
-        """The compute threads to use: the setting, or the cores agent threads leave."""
+        """The compute threads to use: the setting, or the cores actor threads leave.
+
+        Actor processes share the machine's cores with the learner process; with them,
+        the learner keeps one compute thread unless told otherwise.
+        """
         if self.intra_op_threads:
             return self.intra_op_threads
+        if self.actor_processes:
+            return 1
         return max(1, (os.cpu_count() or 2) - self.actor_threads)
 
     def replace(self, **changes: Any) -> TrainConfig:

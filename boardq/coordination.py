@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-import tensorflow as tf
+if TYPE_CHECKING:  # the coordinator is passed in: this module runs without TensorFlow
+    import tensorflow as tf
 
-__all__ = ["CoordStop", "start_workers"]
+__all__ = ["CoordStop", "put_until_stopped", "start_workers"]
 
 
 class CoordStop:
@@ -46,3 +49,17 @@ def start_workers(
         t.start()
         threads.append(t)
     return threads
+
+
+def put_until_stopped(q: queue.Queue, item, stop, timeout: float = 0.1) -> bool:
+    """Puts into a bounded queue, waiting in slices so a stop is seen within `timeout`.
+
+    Returns False (the item not put) once `stop` is set.
+    """
+    while not stop.is_set():
+        try:
+            q.put(item, timeout=timeout)
+            return True
+        except queue.Full:
+            continue
+    return False

@@ -15,84 +15,10 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import tensorflow as tf
 
-from boardq.replay import RateLimiter, ReplayRing, Symmetry, augment
+from boardq.replay import RateLimiter, ReplayRing
+from boardq.symmetry import Symmetry, make_augmenter
 
-__all__ = [
-    "PermutationAugment",
-    "ReplayFeed",
-    "element_signature",
-    "make_dataset",
-    "prefetched",
-]
-
-
-class PermutationAugment:
-    """`replay.augment` in one gather per column, for symmetries that permute cells.
-
-    A board symmetry moves cells and never changes their values, so each one is an
-    index permutation of the flattened planes. `augment` applies the chosen images
-    row by row with several array operations per symmetry; this applies them to the
-    whole batch at once. It draws the same random numbers in the same order, so the
-    batches are identical to `augment`'s.
-
-    Args:
-      symmetries: the symmetries, as given to `augment` (identity first).
-      obs_shape: shape of one observation.
-
-    Raises:
-      ValueError: a symmetry's `planes` is not a permutation of cells (use `augment`).
-    """
-
-    def __init__(self, symmetries: Sequence[Symmetry], obs_shape: Sequence[int]):
-        self.obs_shape = tuple(int(d) for d in obs_shape)
-        self.size = len(symmetries)
-        cells = int(np.prod(self.obs_shape))
-        grid = np.arange(cells, dtype=np.int64).reshape(1, *self.obs_shape)
-        perms = []
-        for sym in symmetries:
-            perm = np.asarray(sym.planes(grid)).reshape(-1)
-            if perm.shape != (cells,) or not np.array_equal(np.sort(perm), grid.reshape(-1)):
-                raise ValueError("a symmetry's planes are not a permutation of the cells")
-            perms.append(perm)
-        # image.flat[j] = original.flat[plane_index[k, j]] for symmetry k.
-        self.plane_index = np.stack(perms).astype(np.intp)  # [K, H*W*C]
-        self.action_map = np.stack([s.action_map for s in symmetries])  # [K, A]
-        self.mask_index = np.stack([s.inverse_map for s in symmetries])  # [K, A]
-        self._offsets = np.zeros((0, 1), np.intp)
-
-    def _row_offsets(self, n: int) -> np.ndarray:
-        if self._offsets.shape[0] != n:
-            self._offsets = (np.arange(n, dtype=np.intp) * self.plane_index.shape[1])[:, None]
-        return self._offsets
-
-    @classmethod
-    def try_build(
-        cls, symmetries: Sequence[Symmetry], obs_shape: Sequence[int]
-    ) -> PermutationAugment | None:
-        """The fast path, or None where it does not apply (then use `augment`)."""
-        try:
-            return cls(symmetries, obs_shape)
-        except ValueError:
-            return None
-
-    def __call__(
-        self, batch: dict[str, np.ndarray], rng: np.random.Generator
-    ) -> dict[str, np.ndarray]:
-        """Maps each transition through one symmetry chosen uniformly (like `augment`)."""
-        if self.size <= 1:
-            return batch
-        n = len(batch["action"])
-        choice = rng.integers(0, self.size, n)  # the draw `augment` makes
-        # Positions in the flattened batch: row b's cells start at b * cells.
-        index = self.plane_index[choice]  # [B, H*W*C]
-        index += self._row_offsets(n)
-        for key in ("obs", "next_obs"):
-            planes = np.ascontiguousarray(batch[key])
-            batch[key] = planes.reshape(-1).take(index).reshape(planes.shape)
-        action = batch["action"]
-        batch["action"] = self.action_map[choice, action].astype(action.dtype, copy=False)
-        batch["next_mask"] = np.take_along_axis(batch["next_mask"], self.mask_index[choice], axis=1)
-        return batch
+__all__ = ["ReplayFeed", "make_dataset", "prefetched"]
 
 
 class ReplayFeed:
@@ -141,19 +67,7 @@ class ReplayFeed:
         self.poll_sec = poll_sec
         self._rng = np.random.default_rng(seed)
         self.batches = 0
-        self._fast_augment: PermutationAugment | None = None
-        self._fast_checked = False
-
-    def _augment(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        if len(self.symmetries) <= 1:
-            return batch
-        if not self._fast_checked:
-            self._fast_checked = True
-            shape = batch["obs"].shape[1:]
-            self._fast_augment = PermutationAugment.try_build(self.symmetries, shape)
-        if self._fast_augment is not None:
-            return self._fast_augment(batch, self._rng)
-        return augment(batch, self.symmetries, self._rng)
+        self._augment = make_augmenter(self.symmetries, ring.obs_shape)
 
     def drain(self) -> int:
         """Moves every chunk waiting in the queue into the ring; returns how many."""
@@ -171,7 +85,7 @@ class ReplayFeed:
         self.drain()
         k, b = self.batches_per_element, self.batch_size
         if self.ring.size >= b and self.limiter.try_sample(k * b):
-            rows = self._augment(self.ring.sample(k * b, self._rng))
+            rows = self._augment(self.ring.sample(k * b, self._rng), self._rng)
             self.batches += k
             return {key: value.reshape(k, b, *value.shape[1:]) for key, value in rows.items()}
         return None
@@ -193,13 +107,6 @@ class ReplayFeed:
             self._wait_for_chunk()
 
 
-def element_signature(
-    batch_spec: dict[str, tf.TensorSpec], batches: int
-) -> dict[str, tf.TensorSpec]:
-    """The signature of an element that stacks `batches` batches of `batch_spec`."""
-    return {k: tf.TensorSpec([batches, *s.shape], s.dtype) for k, s in batch_spec.items()}
-
-
 def prefetched(ds: tf.data.Dataset, elements: int = 2) -> tf.data.Dataset:
     """`prefetch(elements)` with tf.data's autotuning off.
 
@@ -213,15 +120,15 @@ def prefetched(ds: tf.data.Dataset, elements: int = 2) -> tf.data.Dataset:
 
 
 def make_dataset(
-    feed: ReplayFeed, batch_spec: dict[str, tf.TensorSpec], prefetch_elements: int = 2
+    feed: ReplayFeed, element_spec: dict[str, tf.TensorSpec], prefetch_elements: int = 2
 ) -> tf.data.Dataset:
     """`from_generator` with a fixed output signature, then prefetch (see `prefetched`).
 
-    Each element is `feed.batches_per_element` batches of `batch_spec`, stacked.
+    Each element is `feed.batches_per_element` batches, stacked [K, B, ...]
+    (`element_spec`, the learner's `Learner.element_spec`).
     `from_generator` pays a fixed Python cost per element (about as much as sampling
     and augmenting a batch) and the consumer a fixed hand-over per element, so an
     element carries all the batches of one compiled train call.
     """
-    signature = element_signature(batch_spec, feed.batches_per_element)
-    ds = tf.data.Dataset.from_generator(feed, output_signature=signature)
+    ds = tf.data.Dataset.from_generator(feed, output_signature=element_spec)
     return prefetched(ds, prefetch_elements)

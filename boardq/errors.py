@@ -2,7 +2,25 @@
 
 from __future__ import annotations
 
-__all__ = ["AgentFileError", "BoardqError", "RunDirError", "UnknownGameError"]
+__all__ = [
+    "EXIT_ERROR",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "AgentFileError",
+    "BoardqError",
+    "RunDirError",
+    "UnknownGameError",
+]
+
+# Exit codes of every command.
+EXIT_OK = 0
+EXIT_ERROR = 1
+"""A bad file, directory or setting (one line on stderr)."""
+EXIT_USAGE = 2
+"""A bad command line."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT, as shells report it)."""
 
 
 class BoardqError(Exception):

@@ -2,20 +2,25 @@
 
 A player is anything with `act(observation) -> int`, where `observation` is the
 PettingZoo dict `{"observation": planes, "action_mask": mask}` for the player to move.
-The opponents here read the planes through a board module from `games.boards`
-(`games.boards.tictactoe` or `games.boards.connect_four`), so they work for either game.
+The opponents here read the planes through the game's rules (`Game.rules`, see
+`games.game.Rules`), so they work for any game that has them.
 
 This module imports no TensorFlow: it runs in tests and tools that need no network.
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
-from pettingzoo.utils.env import AECEnv
+
+if TYPE_CHECKING:
+    from pettingzoo.utils.env import AECEnv
+
+    from games.game import Rules
 
 __all__ = [
-    "BoardRules",
     "Player",
     "PerfectPlayer",
     "RandomPlayer",
@@ -33,24 +38,6 @@ class Player(Protocol):
     def act(self, observation: Observation) -> int:
         """Returns a legal action for the PettingZoo observation of the player to move."""
         ...
-
-
-class BoardRules(Protocol):
-    """The interface shared by the modules in `games.boards`."""
-
-    NUM_ACTIONS: int
-
-    def board_from_planes(self, planes: np.ndarray) -> np.ndarray: ...
-
-    def legal_mask(self, board: np.ndarray) -> np.ndarray: ...
-
-    def apply(self, board: np.ndarray, action: int) -> np.ndarray: ...
-
-    def winner(self, board: np.ndarray) -> int: ...
-
-    def is_full(self, board: np.ndarray) -> bool: ...
-
-    def key(self, board: np.ndarray) -> bytes: ...
 
 
 def _legal_actions(observation: Observation) -> np.ndarray:
@@ -79,14 +66,14 @@ class RandomPlayer:
 class WinBlockPlayer:
     """Wins at once if it can, else blocks the opponent's immediate win, else plays randomly."""
 
-    def __init__(self, board_module: BoardRules, seed: int | None = None) -> None:
+    def __init__(self, rules: Rules, seed: int | None = None) -> None:
         """Initialises the player.
 
         Args:
-            board_module: the game's rules, a module from `games.boards`.
+            rules: the game's rules (`Game.rules`).
             seed: seed of the player's own random generator (ties and random moves).
         """
-        self._rules = board_module
+        self._rules = rules
         self._rng = np.random.default_rng(seed)
 
     def act(self, observation: Observation) -> int:
@@ -118,14 +105,14 @@ class PerfectPlayer:
     not for Connect Four from the opening.
     """
 
-    def __init__(self, board_module: BoardRules, seed: int | None = None) -> None:
+    def __init__(self, rules: Rules, seed: int | None = None) -> None:
         """Initialises the player.
 
         Args:
-            board_module: the game's rules, a module from `games.boards`.
+            rules: the game's rules (`Game.rules`).
             seed: seed of the player's own random generator (ties between best moves).
         """
-        self._rules = board_module
+        self._rules = rules
         self._rng = np.random.default_rng(seed)
         self._memo: dict[bytes, int] = {}
 
@@ -146,7 +133,7 @@ class PerfectPlayer:
             sides, 0 if it draws, -1 if it loses, nan where the mask forbids it.
         """
         board = self._rules.board_from_planes(observation["observation"])
-        result = np.full(self._rules.NUM_ACTIONS, np.nan)
+        result = np.full(self._rules.num_actions, np.nan)
         for action in _legal_actions(observation):
             result[action] = self.action_value(board, int(action))
         return result

@@ -8,12 +8,12 @@ import keras
 import tensorflow as tf
 
 from boardq.config import TrainConfig
-from boardq.dataset import element_signature
-from boardq.losses import double_q_target, huber
+from boardq.losses import td_loss
 from boardq.networks import QFunction, build_q_network
 from boardq.snapshot import Snapshot, SnapshotBox
+from boardq.transitions import column_shapes
 
-__all__ = ["Learner", "batch_signature", "build_models", "configure_threads", "publish_due"]
+__all__ = ["Learner", "build_models", "configure_threads", "tensor_specs"]
 
 
 def configure_threads(config: TrainConfig) -> bool:
@@ -21,7 +21,7 @@ def configure_threads(config: TrainConfig) -> bool:
 
     Inter-op parallelism is left alone: setting it to 1 can deadlock tf.data with
     tf.function. On a 2-core machine one compute thread leaves the other core to the
-    agent threads and the input pipeline, and trains as fast as two threads that
+    actor threads and the input pipeline, and trains as fast as two threads that
     contend with them. Returns False where TensorFlow had already started (a second
     run in one process): the first run's setting then stays.
     """
@@ -32,23 +32,14 @@ def configure_threads(config: TrainConfig) -> bool:
     return True
 
 
-def publish_due(before: int, after: int, every: int) -> bool:
-    """Whether a call that took the step count from `before` to `after` reached a
-    multiple of `every` (a snapshot for the agents is then due)."""
-    return after // every > before // every
-
-
-def batch_signature(
-    batch_size: int, obs_shape: Sequence[int], num_actions: int
+def tensor_specs(
+    batch_dims: Sequence[int], obs_shape: Sequence[int], num_actions: int
 ) -> dict[str, tf.TensorSpec]:
-    """The fixed shapes and compact dtypes of one training batch."""
+    """Tensor specs of the batch schema (`transitions.SCHEMA`) with leading `batch_dims`:
+    [B] for one batch, [K, B] for an element of K batches."""
     return {
-        "obs": tf.TensorSpec([batch_size, *obs_shape], tf.int8),
-        "action": tf.TensorSpec([batch_size], tf.int16),
-        "reward": tf.TensorSpec([batch_size], tf.float32),
-        "discount": tf.TensorSpec([batch_size], tf.float32),
-        "next_obs": tf.TensorSpec([batch_size, *obs_shape], tf.int8),
-        "next_mask": tf.TensorSpec([batch_size, num_actions], tf.bool),
+        name: tf.TensorSpec([*batch_dims, *shape], tf.as_dtype(dtype))
+        for name, (shape, dtype) in column_shapes(obs_shape, num_actions).items()
     }
 
 
@@ -76,7 +67,7 @@ class Learner:
 
     `train_step` applies Adam through `optimizer.apply_gradients` (the single write
     path), then moves the target towards the online network by `tau` (or copies it
-    every `hard_update_every_steps`). `publish` hands the agents an immutable copy.
+    every `hard_update_every_steps`). `publish` hands the actors an immutable copy.
     Build it on the main thread: it builds the models and the optimizer and traces
     the compiled functions.
     """
@@ -88,14 +79,16 @@ class Learner:
         self.online, self.target, self.optimizer = build_models(config, obs_shape, num_actions)
         self.step = tf.Variable(0, dtype=tf.int64, name="train_step", trainable=False)
         self.q_function = QFunction(self.online)
-        self.spec = batch_signature(config.batch_size, obs_shape, num_actions)
+        self.spec = tensor_specs([config.batch_size], obs_shape, num_actions)
         self._train_step = tf.function(
             self._train_step_impl,
             input_signature=[self.spec],
             jit_compile=config.jit_compile or None,
         )
         # What `train` takes from its iterator: `steps_per_call` batches, stacked.
-        self.element_spec = element_signature(self.spec, config.steps_per_call)
+        self.element_spec = tensor_specs(
+            [config.steps_per_call, config.batch_size], obs_shape, num_actions
+        )
         self._steps_spec = tf.TensorSpec([], tf.int32)
         self._train_from = tf.function(self._train_from_impl)
         self._train_on = tf.function(
@@ -106,19 +99,10 @@ class Learner:
 
     # -- the write path -------------------------------------------------------
     def _train_step_impl(self, batch):
-        cfg = self.config
-        obs = batch["obs"]
-        action = tf.cast(batch["action"], tf.int32)
         with tf.GradientTape() as tape:
-            q_tm1 = self.online(obs, training=True)  # [B, A]
-            q_taken = tf.gather(q_tm1, action, batch_dims=1)  # [B]
-            q_t_online = self.online(batch["next_obs"], training=False)  # [B, A]
-            q_t_target = self.target(batch["next_obs"], training=False)  # [B, A]
-            y = double_q_target(
-                batch["reward"], batch["discount"], q_t_online, q_t_target, batch["next_mask"]
+            loss, q_taken, td_error = td_loss(
+                self.online, self.target, batch, self.config.huber_delta
             )
-            td_error = y - q_taken
-            loss = tf.reduce_mean(huber(td_error, cfg.huber_delta))
         variables = self.online.trainable_variables
         grads = tape.gradient(loss, variables)
         grad_norm = tf.linalg.global_norm(grads)
@@ -208,7 +192,7 @@ class Learner:
         """Like `train` on a fixed element already on the device: no input pipeline."""
         return self._train_on(group, self._steps_tensor(steps))
 
-    # -- what the agents see -------------------------------------------------
+    # -- what the actors see --------------------------------------------------
     def make_snapshot(self) -> Snapshot:
         return Snapshot(int(self.step.numpy()), self.q_function.weights_of(self.online))
 

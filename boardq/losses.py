@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 import tensorflow as tf
 
-__all__ = ["double_q_target", "huber", "masked_max"]
+__all__ = ["double_q_target", "huber", "masked_max", "td_loss"]
 
 
 def masked_max(q: tf.Tensor, mask: tf.Tensor) -> tf.Tensor:
@@ -57,3 +59,31 @@ def huber(error: tf.Tensor, delta: float) -> tf.Tensor:
     abs_error = tf.abs(error)
     quadratic = tf.minimum(abs_error, delta)
     return 0.5 * quadratic**2 + delta * (abs_error - quadratic)
+
+
+def td_loss(
+    online: Callable[..., tf.Tensor],
+    target: Callable[..., tf.Tensor],
+    batch: Mapping[str, tf.Tensor],
+    huber_delta: float,
+) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
+    """The Double DQN loss of one batch (call it under the GradientTape).
+
+    Args:
+      online, target: the networks, planes [B, ...] -> Q-values [B, A].
+      batch: the columns of `boardq.transitions.SCHEMA`.
+      huber_delta: the Huber loss threshold.
+
+    Returns:
+      (mean Huber loss, Q of the moves taken [B], TD errors [B]).
+    """
+    action = tf.cast(batch["action"], tf.int32)
+    q_tm1 = online(batch["obs"], training=True)  # [B, A]
+    q_taken = tf.gather(q_tm1, action, batch_dims=1)  # [B]
+    q_t_online = online(batch["next_obs"], training=False)  # [B, A]
+    q_t_target = target(batch["next_obs"], training=False)  # [B, A]
+    y = double_q_target(
+        batch["reward"], batch["discount"], q_t_online, q_t_target, batch["next_mask"]
+    )
+    td_error = y - q_taken
+    return tf.reduce_mean(huber(td_error, huber_delta)), q_taken, td_error

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.base import Game
+from games.game import Game
 
 __all__ = ["Match"]
 
@@ -54,7 +54,7 @@ class Match:
     def board(self) -> np.ndarray:
         """The board in display orientation: +1 seat 0's pieces, -1 seat 1's, 0 empty."""
         first = self._env.possible_agents[0]
-        return self.game.board.board_from_planes(self._env.observe(first)["observation"])
+        return self.game.rules.board_from_planes(self._env.observe(first)["observation"])
 
     def play(self, action: int) -> None:
         """Plays a legal move for the player to move.

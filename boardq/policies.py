@@ -6,9 +6,11 @@ or at random.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 import numpy as np
 
-__all__ = ["epsilon_greedy", "linear_epsilon", "masked_argmax", "masked_q"]
+__all__ = ["GreedyPlayer", "epsilon_greedy", "linear_epsilon", "masked_argmax", "masked_q"]
 
 
 def masked_q(q: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -63,3 +65,20 @@ def linear_epsilon(transitions: int, start: float, end: float, decay_transitions
     if decay_transitions <= 0 or transitions >= decay_transitions:
         return end
     return start + (end - start) * (transitions / decay_transitions)
+
+
+class GreedyPlayer:
+    """Plays the best legal move of a batched act function (such as the actors').
+
+    Args:
+      act_fn: int8 planes [B, ...] -> (Q-values [B, A], snapshot version).
+    """
+
+    def __init__(self, act_fn: Callable[[np.ndarray], tuple[np.ndarray, int]]):
+        self._act_fn = act_fn
+
+    def act(self, observation: Mapping[str, np.ndarray]) -> int:
+        """The legal move with the highest value for a PettingZoo observation dict."""
+        planes = np.asarray(observation["observation"], np.int8)[None]
+        q, _ = self._act_fn(planes)
+        return int(masked_argmax(q[0], observation["action_mask"]))

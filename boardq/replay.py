@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["RateLimiter", "ReplayRing", "Symmetry", "augment"]
+from boardq.transitions import empty_columns
+
+__all__ = ["RateLimiter", "ReplayRing"]
 
 
 class ReplayRing:
@@ -20,14 +22,8 @@ class ReplayRing:
 
     def __init__(self, capacity: int, obs_shape: Sequence[int], num_actions: int):
         self.capacity = int(capacity)
-        self._data = {
-            "obs": np.zeros((capacity, *obs_shape), np.int8),
-            "action": np.zeros((capacity,), np.int16),
-            "reward": np.zeros((capacity,), np.float32),
-            "discount": np.zeros((capacity,), np.float32),
-            "next_obs": np.zeros((capacity, *obs_shape), np.int8),
-            "next_mask": np.zeros((capacity, num_actions), bool),
-        }
+        self.obs_shape = tuple(obs_shape)
+        self._data = empty_columns(self.capacity, obs_shape, num_actions)
         self._next = 0
         self.size = 0
         self.added = 0
@@ -37,7 +33,7 @@ class ReplayRing:
         return sum(a.nbytes for a in self._data.values())
 
     def add(self, chunk: dict[str, np.ndarray]) -> None:
-        """Appends a chunk of column arrays (see `transitions.stack_transitions`)."""
+        """Appends a chunk of column arrays (`transitions.SCHEMA`)."""
         n = len(chunk["action"])
         if n > self.capacity:
             chunk = {k: v[-self.capacity :] for k, v in chunk.items()}
@@ -55,42 +51,6 @@ class ReplayRing:
             raise ValueError("cannot sample from an empty replay memory")
         idx = rng.integers(0, self.size, batch_size)
         return {key: column[idx] for key, column in self._data.items()}
-
-
-class Symmetry:
-    """One symmetry of a board: a transform of [..., H, W, C] planes and of actions.
-
-    Attributes:
-      planes: maps a batch of planes to its image.
-      action_map: int array; the image of action a is action_map[a].
-    """
-
-    def __init__(self, planes: Callable[[np.ndarray], np.ndarray], action_map: np.ndarray):
-        self.planes = planes
-        self.action_map = np.asarray(action_map, np.int64)
-        self.inverse_map = np.argsort(self.action_map)
-
-    def apply(self, batch: dict[str, np.ndarray], rows: np.ndarray) -> None:
-        """Replaces rows of a sampled batch by their images, in place."""
-        batch["obs"][rows] = self.planes(batch["obs"][rows])
-        batch["next_obs"][rows] = self.planes(batch["next_obs"][rows])
-        batch["action"][rows] = self.action_map[batch["action"][rows]]
-        # new_mask[b] = old_mask[inverse[b]]: move b of the image is move inverse[b].
-        batch["next_mask"][rows] = batch["next_mask"][rows][:, self.inverse_map]
-
-
-def augment(
-    batch: dict[str, np.ndarray], symmetries: Sequence[Symmetry], rng: np.random.Generator
-) -> dict[str, np.ndarray]:
-    """Maps each sampled transition through one of the symmetries, chosen uniformly."""
-    if len(symmetries) <= 1:
-        return batch
-    choice = rng.integers(0, len(symmetries), len(batch["action"]))
-    for k, sym in enumerate(symmetries):
-        rows = np.flatnonzero(choice == k)
-        if rows.size:
-            sym.apply(batch, rows)
-    return batch
 
 
 class RateLimiter:

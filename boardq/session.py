@@ -19,14 +19,12 @@ import numpy as np
 from rich.console import Console
 from rich.text import Text
 
+from boardq.errors import EXIT_INTERRUPTED, EXIT_OK
 from boardq.match import Match
-from games import Game
+from games.game import Game
 from games.text import BoardText, MoveError, Role
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_OK", "Advisor", "LineReader", "Session", "View"]
-
-EXIT_OK = 0
-EXIT_INTERRUPTED = 130
+__all__ = ["Advisor", "LineReader", "Session", "View"]
 
 _ROLE_STYLES = {
     Role.FRAME: "dim",

@@ -20,6 +20,7 @@ __all__ = [
     "Symmetry",
     "augment",
     "board_symmetries",
+    "make_augmenter",
 ]
 
 Planes = Callable[[np.ndarray], np.ndarray]

@@ -1,47 +1,37 @@
-"""The composition root: builds every part in order, runs training, saves the run.
+"""The composition root: builds every part through the `Builder`, runs training, saves.
 
-Threads: N agent threads (`Actor.run`), one learner thread (the train loop, the only
-writer of weights), one evaluator thread (greedy play against a random player), and
-tf.data's own thread running the replay generator. The main thread builds and traces
-everything first, then only watches: it shows progress, enforces the time budget,
-turns Ctrl-C into a stop, and saves the final checkpoint after every thread ended.
+Threads: actor threads (`Actor.run`; or, with actor processes, one collector thread
+per process), one learner thread (`LearnerLoop`, the only writer of weights), one
+evaluator thread (greedy play against a random player), and tf.data's own thread
+running the replay generator. The main thread builds and traces everything first
+(`build`), then only watches: it writes metrics to the loggers, enforces the time
+budget, turns Ctrl-C into a stop, and saves the final checkpoint after every thread
+ended.
 """
 
 from __future__ import annotations
 
 import functools
-import json
-import queue
 import resource
-import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import tensorflow as tf
 
-from boardq.actor import Actor
-from boardq.agent import export_agent
-from boardq.checkpointing import (
-    AGENT_FILE,
-    CHECKPOINT_DIR,
-    CONFIG_FILE,
-    atomic_write_text,
-    new_run_dir,
-)
+from boardq.builder import Builder
+from boardq.checkpointing import CONFIG_FILE, RunLock, atomic_write_text, new_run_dir
 from boardq.config import TrainConfig
 from boardq.coordination import CoordStop, start_workers
-from boardq.dataset import ReplayFeed, make_dataset
 from boardq.errors import RunDirError
-from boardq.learner import Learner, configure_threads, publish_due
-from boardq.policies import linear_epsilon, masked_argmax
-from boardq.progress import Progress
-from boardq.replay import RateLimiter, ReplayRing
-from games.base import Game
+from boardq.loggers import JsonLinesLogger, Logger, TensorBoardLogger
+from boardq.policies import GreedyPlayer, linear_epsilon
+from boardq.run_state import RunState
+from games.game import Game
 
-__all__ = ["SnapshotPlayer", "TrainResult", "Trainer"]
+__all__ = ["TrainResult", "Trainer"]
 
 
 @dataclass
@@ -51,19 +41,6 @@ class TrainResult:
     run_dir: Path
     metrics: dict[str, Any]
     interrupted: bool
-
-
-class SnapshotPlayer:
-    """A greedy player over the newest published snapshot (read-only)."""
-
-    def __init__(self, learner: Learner):
-        self._q = learner.q_function
-        self._box = learner.snapshots
-
-    def act(self, observation: dict) -> int:
-        snap = self._box.get()
-        q = self._q(np.asarray(observation["observation"], np.int8)[None], snap.weights)
-        return int(masked_argmax(q.numpy()[0], observation["action_mask"]))
 
 
 class Trainer:
@@ -82,158 +59,101 @@ class Trainer:
             raise RunDirError(f"the settings are for {config.game!r}, not for {game.name!r}")
         self.resume_dir = Path(resume_dir) if resume_dir else None
         self.run_dir: Path | None = None
-        self._lock = threading.Lock()
-        self._train_metrics: dict[str, tf.Tensor] = {}
+        self.built = False
         self._eval_metrics: dict[str, float] = {}
-        self._learner_busy_sec = 0.0
-        self._learner_wait_sec = 0.0
 
-    # -- building --------------------------------------------------------------
+    # -- building --------------------------------------------------------------------------
+    def build(self) -> None:
+        """Builds every part in order on this (the main) thread; restores a resumed run.
+
+        Raises:
+          RunDirError: the run directory is in use, has no checkpoint, or its
+            checkpoint does not fit this game and network.
+        """
+        self.run_dir = self.resume_dir or new_run_dir(self.config.out_dir, self.game.name)
+        self.lock = RunLock(self.run_dir)  # refuses a second training on this directory
+        try:
+            self._build()
+        except BaseException:
+            self.lock.release()
+            raise
+        self.built = True
+
     def _build(self) -> None:
-        cfg, game = self.config, self.game
-        configure_threads(cfg)
-        self.learner = Learner(cfg, game.obs_shape, game.num_actions)
-        self._transitions_var = tf.Variable(0, dtype=tf.int64, trainable=False)
-        self._games_var = tf.Variable(0, dtype=tf.int64, trainable=False)
-        self._elapsed_var = tf.Variable(0.0, dtype=tf.float64, trainable=False)
-        self.checkpoint = tf.train.Checkpoint(
-            **self.learner.checkpoint_objects(),
-            transitions=self._transitions_var,
-            games=self._games_var,
-            elapsed_sec=self._elapsed_var,
-        )
-        if self.resume_dir is not None:
-            self.run_dir = self.resume_dir
-        else:
-            self.run_dir = new_run_dir(cfg.out_dir, game.name)
+        cfg, builder = self.config, Builder(self.config, self.game)
+        self.builder = builder
+        if self.resume_dir is None:
             atomic_write_text(self.run_dir / CONFIG_FILE, cfg.to_json())
-        self.manager = tf.train.CheckpointManager(
-            self.checkpoint, str(self.run_dir / CHECKPOINT_DIR), max_to_keep=3
-        )
+        self.learner = builder.make_learner()
+        self.state = RunState(self.learner, self.game, cfg, self.run_dir)
         if self.resume_dir is not None:
-            self._restore()
-        # Counted in Python: reading the step variable every step would wait for the
-        # device to finish each step before the next is dispatched.
-        self.updates = int(self.learner.step.numpy())
-        self.base_transitions = int(self._transitions_var.numpy())
-        self.base_games = int(self._games_var.numpy())
-        self.base_elapsed = float(self._elapsed_var.numpy())
-        self.learner.publish()
-        self.learner.warm_up()
+            self.state.restore()
+        self.learner.publish()  # the first snapshot: restored weights when resuming
 
-        self.queue: queue.Queue = queue.Queue(maxsize=cfg.queue_chunks)
-        self.ring = ReplayRing(cfg.replay_capacity, game.obs_shape, game.num_actions)
-        self.limiter = RateLimiter(cfg.replay_ratio, cfg.warmup_transitions, cfg.replay_tolerance())
+        self.queue = builder.make_queue()
+        self.ring, self.limiter = builder.make_replay()
         self.coord = tf.train.Coordinator()
         self.stop = CoordStop(self.coord)
-        symmetries = game.symmetries if cfg.augment_symmetries else ()
-        self.feed = ReplayFeed(
-            self.queue,
-            self.ring,
-            self.limiter,
-            cfg.batch_size,
-            self.stop,
-            cfg.seed,
-            symmetries,
-            batches_per_element=cfg.steps_per_call,
+        self.feed = builder.make_feed(self.queue, self.ring, self.limiter, self.stop)
+        self._iterator = builder.make_dataset_iterator(self.feed, self.learner)
+        self.act_fn = builder.make_policy(self.learner.q_function, self.learner.snapshots)
+        self.collection = self._make_collection()
+        self.loop = builder.make_learner_loop(
+            self.learner,
+            {"replay": functools.partial(self.learner.train, self._iterator)},
+            start_step=self.state.base_steps,
         )
-        self.dataset = make_dataset(self.feed, self.learner.spec)
-        self.actors = [
-            Actor(
-                envs=[game.make_env() for _ in range(cfg.games_per_thread)],
-                act_fn=self._act,
-                out_queue=self.queue,
-                epsilon_fn=self.epsilon,
-                n_step=cfg.n_step,
-                discount=cfg.discount,
-                seed=cfg.seed * 1000 + 17 * (i + 1),
-                admit=self._admit,
-                name=f"actor-{i}",
-            )
-            for i in range(cfg.actor_threads)
-        ]
 
-    def _restore(self) -> None:
-        latest = self.manager.latest_checkpoint
-        if latest is None:
-            raise RunDirError(f"{self.run_dir} has no checkpoint to resume from")
-        try:
-            self.checkpoint.restore(latest).assert_existing_objects_matched()
-        except (ValueError, AssertionError, tf.errors.OpError) as e:
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise RunDirError(
-                f"checkpoint {latest} does not fit this game and network: {first}"
-            ) from None
+    def _make_collection(self):
+        admit = functools.partial(self.limiter.await_insert, timeout=0.1)
+        if self.config.actor_processes:
+            from boardq.remote import RemoteCollection
 
-    # -- what the threads share ------------------------------------------------
-    def _act(self, obs: np.ndarray) -> tuple[np.ndarray, int]:
-        snap = self.learner.snapshots.get()
-        q = self.learner.q_function(obs, snap.weights)
-        return q.numpy(), snap.version
+            return RemoteCollection(self.builder, self.learner, self.queue, self.epsilon, admit)
+        from boardq.collection import LocalCollection
 
-    def _admit(self, n: int, stop) -> bool:
-        return self.limiter.await_insert(n, stop, timeout=0.1)
+        actors = self.builder.make_actors(self.act_fn, self.queue, self.epsilon, admit)
+        return LocalCollection(actors)
 
+    # -- what the threads share ------------------------------------------------------------
     def collected(self) -> int:
         """Transitions collected over the whole run, resumes included."""
-        return self.base_transitions + sum(a.stats.transitions for a in self.actors)
+        return self.state.base_transitions + self.collection.transitions()
 
     def epsilon(self) -> float:
         cfg = self.config
-        moves = self.base_transitions + self.limiter.inserted
+        moves = self.state.base_transitions + self.limiter.inserted
         return linear_epsilon(
             moves, cfg.epsilon_start, cfg.epsilon_end, cfg.epsilon_decay_transitions
         )
 
     def elapsed(self) -> float:
-        return self.base_elapsed + (time.monotonic() - self._t_start)
+        return self.state.base_elapsed + (time.monotonic() - self._t_start)
 
     def budget_reached(self) -> bool:
         cfg = self.config
-        if cfg.budget_steps and self.updates >= cfg.budget_steps:
+        if cfg.budget_steps and self.loop.steps >= cfg.budget_steps:
             return True
         return bool(cfg.budget_minutes) and self.elapsed() >= 60.0 * cfg.budget_minutes
 
-    # -- workers -----------------------------------------------------------------
-    def _learner_loop(self) -> None:
-        cfg = self.config
-        learner = self.learner
-        iterator = iter(self.dataset)
-        last_ckpt = time.monotonic()
-        try:
-            while not self.stop.is_set():
-                if self.budget_reached():
-                    self.coord.request_stop()
-                    break
-                steps = cfg.steps_per_call
-                if cfg.budget_steps:
-                    steps = min(steps, cfg.budget_steps - self.updates)
-                t0 = time.perf_counter()
-                try:
-                    metrics = learner.train(iterator, steps)
-                except tf.errors.OutOfRangeError:  # the pipeline ended (shutdown)
-                    break
-                elapsed = time.perf_counter() - t0
-                # Seconds the graph waited for batches: read now, it is on the host.
-                wait = float(metrics.pop("data_wait_sec"))
-                self.updates += steps
-                if publish_due(self.updates - steps, self.updates, cfg.publish_every_steps):
-                    learner.publish()
-                with self._lock:
-                    self._learner_wait_sec += wait
-                    self._learner_busy_sec += elapsed - wait
-                    self._train_metrics = metrics
-                if time.monotonic() - last_ckpt >= cfg.checkpoint_every_sec:
-                    self.save()
-                    last_ckpt = time.monotonic()
-        finally:
-            del iterator
+    # -- workers ---------------------------------------------------------------------------
+    def _learner_thread(self) -> None:
+        last_ckpt = [time.monotonic()]
 
-    def _evaluator_loop(self) -> None:
+        def after_call() -> None:
+            if self.budget_reached():
+                self.stop.set()
+            elif time.monotonic() - last_ckpt[0] >= self.config.checkpoint_every_sec:
+                self.save()
+                last_ckpt[0] = time.monotonic()
+
+        self.loop.run(self.stop, after_call)
+
+    def _evaluator_thread(self) -> None:
         from boardq.evaluation import RandomPlayer, evaluate
 
         cfg = self.config
-        player = SnapshotPlayer(self.learner)
+        player = GreedyPlayer(self.act_fn)
         k = 0
         while not self.stop.wait(cfg.eval_every_sec):
             version = self.learner.snapshots.version
@@ -248,83 +168,63 @@ class Trainer:
             k += 1
             if not result:
                 break
-            with self._lock:
-                self._eval_metrics = {f"eval/random/{key}": v for key, v in result.items()}
-                self._eval_metrics["eval/version"] = version
+            evals = {f"eval/random/{key}": v for key, v in result.items()}
+            self._eval_metrics = {**evals, "eval/version": version}
 
-    # -- saving ------------------------------------------------------------------
+    # -- saving ----------------------------------------------------------------------------
     def save(self) -> Path:
         """Checkpoint and exported agent; call only where no train step runs."""
-        self._transitions_var.assign(self.collected())
-        self._games_var.assign(self.base_games + sum(a.stats.games for a in self.actors))
-        self._elapsed_var.assign(self.elapsed())
-        step = int(self.learner.step.numpy())
-        path = self.manager.save(checkpoint_number=step)
-        export_agent(
-            self.run_dir / AGENT_FILE,
-            self.game.name,
-            self.config.network,
-            self.game.obs_shape,
-            self.game.num_actions,
-            self.learner.online.get_weights(),
-            info={"train_step": step, "transitions": self.collected(), "saved": time.time()},
+        return self.state.save(
+            transitions=self.collected(),
+            games=self.state.base_games + self.collection.games(),
+            elapsed_sec=self.elapsed(),
         )
-        return Path(path)
 
-    # -- metrics -------------------------------------------------------------------
+    # -- metrics ---------------------------------------------------------------------------
     def metrics(self, last: dict[str, Any] | None = None) -> dict[str, Any]:
         """One flat dict of every figure; rates over the time since `last`."""
         now = time.monotonic()
-        with self._lock:
-            train = {k: float(v.numpy()) for k, v in self._train_metrics.items()}
-            evals = dict(self._eval_metrics)
-            busy, wait = self._learner_busy_sec, self._learner_wait_sec
-        stats = [a.stats for a in self.actors]
-        updates = self.updates
+        loop = self.loop
+        train = {k: float(v) for k, v in loop.metrics.items()}
+        busy, wait = sum(loop.busy_sec.values()), sum(loop.wait_sec.values())
+        steps = loop.steps
         m: dict[str, Any] = {
             "time": now,
             "elapsed_sec": self.elapsed(),
-            "updates": updates,
+            "train_steps": steps,
             "transitions": self.collected(),
-            "games": self.base_games + sum(s.games for s in stats),
+            "games": self.state.base_games + self.collection.games(),
             "replay_size": self.ring.size,
             "queue_depth": self.queue.qsize(),
             "epsilon": self.epsilon(),
             # Samples trained per transition collected after the warm-up.
             "replay_ratio_measured": self.limiter.sampled
             / max(1, self.limiter.inserted - self.limiter.warmup),
-            "policy_lag": float(np.mean([updates - s.version for s in stats])),
+            "policy_lag": steps - self.collection.mean_version(),
             "learner_busy_sec": busy,
             "learner_wait_sec": wait,
-            "actor_infer_sec": sum(s.infer_sec for s in stats),
-            "actor_step_sec": sum(s.step_sec for s in stats),
-            "actor_queue_sec": sum(s.queue_sec for s in stats),
+            **self.collection.metrics(),
             **train,
-            **evals,
+            **self._eval_metrics,
         }
         if last is not None:
             dt = max(1e-9, now - last["time"])
             m["transitions_per_sec"] = (m["transitions"] - last["transitions"]) / dt
-            m["updates_per_sec"] = (updates - last["updates"]) / dt
+            m["train_steps_per_sec"] = (steps - last["train_steps"]) / dt
             m["learner_duty"] = (busy - last["learner_busy_sec"]) / dt
             m["data_wait_share"] = (wait - last["learner_wait_sec"]) / dt
         return m
 
-    def _log(self, writer, m: dict[str, Any], progress: Progress | None, jsonl) -> None:
-        step = m["updates"]
-        with writer.as_default(step=step):
-            for key, value in m.items():
-                if key != "time" and isinstance(value, int | float):
-                    tf.summary.scalar(key, value)
-        writer.flush()
-        jsonl.write(json.dumps({k: v for k, v in m.items() if k != "time"}) + "\n")
-        jsonl.flush()
-        if progress is not None:
-            progress.update(m)
-
-    # -- the run -----------------------------------------------------------------
-    def run(self, progress: Progress | None = None) -> TrainResult:
+    # -- the run ---------------------------------------------------------------------------
+    def run(
+        self, loggers: Sequence[Logger] = (), say: Callable[[str], None] | None = None
+    ) -> TrainResult:
         """Trains until the budget is spent, Ctrl-C, or an error in any thread.
+
+        Args:
+          loggers: where metrics go besides the run directory's TensorBoard and JSON
+            lines (say, the terminal progress).
+          say: prints one line of news for people (default: nothing).
 
         Returns:
           The run directory and the final metrics; `interrupted` after Ctrl-C.
@@ -333,19 +233,34 @@ class Trainer:
           KeyboardInterrupt is not raised: it becomes `interrupted=True` after the
           final checkpoint. The first exception of any thread is re-raised here.
         """
-        self._build()
+        if not self.built:
+            self.build()
+        say = say or (lambda text: None)
+        try:
+            return self._run(loggers, say)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Releases the run directory and the actor processes (`run` does this itself;
+        call it after a `build` that is not followed by `run`)."""
+        if self.built:
+            self.collection.close()
+            self.lock.release()
+
+    def _run(self, extra: Sequence[Logger], say: Callable[[str], None]) -> TrainResult:
         cfg = self.config
-        interrupted = False
-        writer = tf.summary.create_file_writer(str(self.run_dir / "tb"))
-        jsonl = open(self.run_dir / "metrics.jsonl", "a", encoding="utf-8")  # noqa: SIM115
-        if progress is not None:
-            verb = "resuming" if self.resume_dir else "training"
-            progress.message(f"{verb} {self.game.title} in {self.run_dir}")
+        loggers = [
+            TensorBoardLogger(self.run_dir / "tb"),
+            JsonLinesLogger(self.run_dir / "metrics.jsonl"),
+            *extra,
+        ]
+        say(f"{'resuming' if self.resume_dir else 'training'} {self.game.title} in {self.run_dir}")
         self._t_start = time.monotonic()
-        targets = [(a.name, functools.partial(a.run, self.stop)) for a in self.actors]
-        targets.append(("learner", self._learner_loop))
+        targets = [*self.collection.targets(self.stop), ("learner", self._learner_thread)]
         if cfg.eval_games > 0:
-            targets.append(("evaluator", self._evaluator_loop))
+            targets.append(("evaluator", self._evaluator_thread))
+        interrupted = False
         last = self.metrics()
         threads = start_workers(self.coord, targets)
         try:
@@ -353,16 +268,15 @@ class Trainer:
                 while not self.coord.should_stop():
                     self.coord.wait_for_stop(min(0.25, cfg.log_every_sec))
                     if self.budget_reached():
-                        self.coord.request_stop()
+                        self.stop.set()
+                    for event in self.collection.events():
+                        say(event)
                     if time.monotonic() - last["time"] >= cfg.log_every_sec:
-                        m = self.metrics(last)
-                        self._log(writer, m, progress, jsonl)
-                        last = m
+                        last = self._write(loggers, self.metrics(last))
             except KeyboardInterrupt:
                 interrupted = True
-                self.coord.request_stop()
-                if progress is not None:
-                    progress.message("interrupted: stopping threads and saving a checkpoint")
+                self.stop.set()
+                say("interrupted: stopping threads and saving a checkpoint")
             except BaseException as e:
                 self.coord.request_stop(e)
             # Re-raises the first exception of any thread (or of the loop above).
@@ -371,8 +285,14 @@ class Trainer:
             final = self.metrics(last)
             final["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             final["replay_mb"] = self.ring.nbytes / 2**20
-            self._log(writer, final, None, jsonl)
+            self._write(loggers[:2], final)
         finally:
-            jsonl.close()
-            writer.close()
+            for logger in loggers:
+                logger.close()
         return TrainResult(self.run_dir, final, interrupted)
+
+    @staticmethod
+    def _write(loggers: Sequence[Logger], m: dict[str, Any]) -> dict[str, Any]:
+        for logger in loggers:
+            logger.write(m)
+        return m

@@ -1,4 +1,4 @@
-"""Turn bookkeeping for alternating two-player games, in one place (numpy only).
+"""Turn bookkeeping for alternating two-player games and the batch schema (numpy only).
 
 boardq uses the negamax form: the state after a move is the *opponent's* state, seen
 from the opponent's side (PettingZoo observes for the player to move), so the value
@@ -12,32 +12,87 @@ The `discount` stored with each transition is (-gamma)^n, or 0 when the game end
 within the n moves, so the learner's target is the same Double DQN formula for any n.
 A win earns +1 at the winning move; the loser's -1 arrives through the bootstrap
 (the opponent's best move from the next state wins).
+
+`SCHEMA` is the one description of a transition's columns (name, dtype, shape): the
+replay ring, chunks, the learner's tensor signatures and the naive baseline all derive
+theirs from it. `NStepBatch` is the bookkeeping the actors use (all games of a batch at
+once); `NStepBuilder` is the same rule for one game, the plain reference it is tested
+against.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["FIELDS", "NStepBuilder", "Transition", "stack_transitions"]
+__all__ = [
+    "FIELDS",
+    "SCHEMA",
+    "Column",
+    "NStepBatch",
+    "NStepBuilder",
+    "Transition",
+    "column_shapes",
+    "empty_columns",
+    "stack_transitions",
+]
 
-FIELDS = ("obs", "action", "reward", "discount", "next_obs", "next_mask")
+Chunk = dict[str, np.ndarray]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a batch of transitions.
+
+    Attributes:
+      name: the key in chunks, batches and tensor signatures.
+      dtype: the compact numpy dtype it is stored and fed in.
+      per_row: "obs" (the observation's shape), "actions" ([num_actions]) or "scalar".
+      doc: what it holds.
+    """
+
+    name: str
+    dtype: type
+    per_row: str
+    doc: str
+
+    def shape(self, obs_shape: Sequence[int], num_actions: int) -> tuple[int, ...]:
+        """The shape of one row of this column."""
+        return {"obs": tuple(obs_shape), "actions": (int(num_actions),), "scalar": ()}[self.per_row]
+
+
+SCHEMA: tuple[Column, ...] = (
+    Column("obs", np.int8, "obs", "planes of the mover's view before its move"),
+    Column("action", np.int16, "scalar", "the move"),
+    Column("reward", np.float32, "scalar", "the n-step negamax return G"),
+    Column("discount", np.float32, "scalar", "(-gamma)^n, or 0 if the game ended"),
+    Column("next_obs", np.int8, "obs", "planes of the player to move n moves later"),
+    Column("next_mask", np.bool_, "actions", "legal moves there (none at the end)"),
+)
+FIELDS = tuple(c.name for c in SCHEMA)
+
+
+def column_shapes(
+    obs_shape: Sequence[int], num_actions: int
+) -> dict[str, tuple[tuple[int, ...], type]]:
+    """Each column's (row shape, dtype)."""
+    return {c.name: (c.shape(obs_shape, num_actions), c.dtype) for c in SCHEMA}
+
+
+def empty_columns(n: int, obs_shape: Sequence[int], num_actions: int) -> Chunk:
+    """Zeroed column arrays for n transitions."""
+    return {
+        name: np.zeros((n, *shape), dtype)
+        for name, (shape, dtype) in column_shapes(obs_shape, num_actions).items()
+    }
 
 
 @dataclass(frozen=True)
 class Transition:
-    """One training example.
-
-    Attributes:
-      obs: int8 planes of the mover's view before its move.
-      action: the move.
-      reward: the n-step negamax return G.
-      discount: (-gamma)^n, or 0.0 if the game ended within the n moves.
-      next_obs: int8 planes for the player to move n moves later (zeros at the end).
-      next_mask: bool legal moves there (all False at the end).
-    """
+    """One training example; the fields are the columns of `SCHEMA`."""
 
     obs: np.ndarray
     action: int
@@ -45,6 +100,12 @@ class Transition:
     discount: float
     next_obs: np.ndarray
     next_mask: np.ndarray
+
+
+def stack_transitions(items: Sequence[Transition]) -> Chunk:
+    """Column arrays in the schema's dtypes."""
+    dtypes = {c.name: c.dtype for c in SCHEMA}
+    return {name: np.asarray([getattr(t, name) for t in items], dtypes[name]) for name in FIELDS}
 
 
 class NStepBuilder:
@@ -102,13 +163,85 @@ class NStepBuilder:
         return Transition(obs, action, g, discount, next_obs, next_mask)
 
 
-def stack_transitions(items: list[Transition]) -> dict[str, np.ndarray]:
-    """Column arrays in the replay's compact dtypes (int8 boards, bool masks)."""
-    return {
-        "obs": np.stack([t.obs for t in items]).astype(np.int8, copy=False),
-        "action": np.fromiter((t.action for t in items), np.int16, len(items)),
-        "reward": np.fromiter((t.reward for t in items), np.float32, len(items)),
-        "discount": np.fromiter((t.discount for t in items), np.float32, len(items)),
-        "next_obs": np.stack([t.next_obs for t in items]).astype(np.int8, copy=False),
-        "next_mask": np.stack([t.next_mask for t in items]).astype(bool, copy=False),
-    }
+class NStepBatch:
+    """`NStepBuilder`'s rule for M games that move together, without a loop over games.
+
+    Every game makes one move per step, so the last n moves of all games sit in one
+    ring of n slots; each game counts how many of them are still open. Per step:
+    `record` the positions and moves before the games are stepped, then `close` with
+    the outcome; it returns the transitions that closed, as one chunk of columns.
+
+    Args:
+      n_step, discount: as `NStepBuilder`.
+      num_games: M.
+      obs_shape, num_actions: of the game.
+    """
+
+    def __init__(self, n_step: int, discount: float, num_games: int, obs_shape, num_actions: int):
+        if n_step < 1:
+            raise ValueError("n_step must be >= 1")
+        self._n, self._gamma, self._m = n_step, float(discount), num_games
+        self._obs_shape, self._num_actions = tuple(obs_shape), num_actions
+        self._obs = np.zeros((n_step, num_games, *obs_shape), np.int8)
+        self._action = np.zeros((n_step, num_games), np.int16)
+        self._reward = np.zeros((n_step, num_games), np.float64)
+        self._open = np.zeros(num_games, np.int64)  # moves not yet closed, per game
+        self._t = 0  # steps so far; the newest move sits in slot t % n
+
+    def record(self, obs: np.ndarray, actions: np.ndarray) -> None:
+        """The movers' planes [M, ...] (copied) and their moves [M], before stepping."""
+        slot = self._t % self._n
+        self._obs[slot] = obs
+        self._action[slot] = actions
+
+    def close(
+        self, reward: np.ndarray, done: np.ndarray, next_obs: np.ndarray, next_mask: np.ndarray
+    ) -> Chunk:
+        """The transitions the recorded moves closed.
+
+        Args:
+          reward: [M] each mover's reward for its move.
+          done: [M] the game ended with the move.
+          next_obs, next_mask: [M, ...] the next player's view in each game (ignored
+            where done).
+        """
+        slot = self._t % self._n
+        self._reward[slot] = reward
+        self._open += 1
+        self._t += 1
+        parts = []
+        # A game still going closes its oldest move once n are open.
+        full = np.flatnonzero(~done & (self._open == self._n))
+        if full.size:
+            parts.append(self._emit(full, self._n - 1, next_obs[full], next_mask[full]))
+        # A finished game closes every open move, the newest (age 0) to the oldest.
+        ended = np.flatnonzero(done)
+        for age in range(self._n):
+            rows = ended[self._open[ended] > age]
+            if rows.size == 0:
+                break
+            shape = (rows.size, *self._obs_shape)
+            none = np.zeros((rows.size, self._num_actions), bool)
+            parts.append(self._emit(rows, age, np.zeros(shape, np.int8), none, terminal=True))
+        self._open[full] -= 1
+        self._open[ended] = 0
+        if not parts:
+            return empty_columns(0, self._obs_shape, self._num_actions)
+        return {k: np.concatenate([p[k] for p in parts]) for k in FIELDS}
+
+    def _emit(self, rows, age: int, next_obs, next_mask, terminal: bool = False) -> Chunk:
+        """Transitions of games `rows` from the move `age` steps before the newest."""
+        newest = (self._t - 1) % self._n
+        start = (newest - age) % self._n
+        g = np.zeros(rows.size)
+        for k in range(age + 1):  # G = sum_k (-gamma)^k r_{start+k}
+            g += (-self._gamma) ** k * self._reward[(start + k) % self._n, rows]
+        discount = 0.0 if terminal else (-self._gamma) ** (age + 1)
+        return {
+            "obs": self._obs[start, rows],
+            "action": self._action[start, rows],
+            "reward": g.astype(np.float32),
+            "discount": np.full(rows.size, discount, np.float32),
+            "next_obs": np.asarray(next_obs, np.int8),
+            "next_mask": np.asarray(next_mask, bool),
+        }

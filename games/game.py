@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -15,6 +15,7 @@ from games.text import BoardText
 __all__ = ["Game", "Rules"]
 
 
+@runtime_checkable
 class Rules(Protocol):
     """A game's pure rules on numpy boards seen by the player to move (+1 pieces).
 
@@ -67,7 +68,7 @@ class Game:
       text: the board and move labels for people.
       symmetries: board symmetries (identity first) for augmentation.
       vector: `vector(num_games)` makes a batch of games stepped together in numpy
-        (the actors' fast path, see `boardq.actor.GameBatch`); None: the actors step
+        (the actors' fast path, see `boardq.gamebatch.GameBatch`); None: the actors step
         PettingZoo environments.
     """
 

@@ -67,7 +67,9 @@ class LineRules:
         """The board as int8, or ValueError if it has the wrong shape."""
         cells = np.asarray(board, dtype=np.int8)
         if cells.shape != (self.rows, self.cols):
-            raise ValueError(f"expected a board of shape {(self.rows, self.cols)}, got {cells.shape}")
+            raise ValueError(
+                f"expected a board of shape {(self.rows, self.cols)}, got {cells.shape}"
+            )
         return cells
 
     def check_action(self, action: int) -> int:

@@ -111,8 +111,6 @@ def shown(text: str) -> str:
 WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 
 
-
-
 class MoveText:
     """Strict parsing of typed moves, shared by the games' `BoardText`s.
 
@@ -148,7 +146,9 @@ class MoveText:
             raise MoveError(self.not_a_move(stripped))
         mask = np.asarray(legal, bool)
         if mask.shape != (self.num_actions,):
-            raise ValueError(f"expected a legal mask of shape ({self.num_actions},), got {mask.shape}")
+            raise ValueError(
+                f"expected a legal mask of shape ({self.num_actions},), got {mask.shape}"
+            )
         if not mask[action]:
             raise MoveError(self.not_legal(action))
         return action

@@ -1,13 +1,9 @@
-"""Measures every stage of boardq training on this machine (same as `boardq bench`).
-
-Usage: python scripts/benchmark.py tictactoe --quick
-"""
-
-from __future__ import annotations
+#!/usr/bin/env python3
+"""The same as `boardq bench ...`: measures every stage of training on this machine."""
 
 import sys
 
-from boardq.bench import main
+from boardq.commands import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(["bench", *sys.argv[1:]]))

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Play against a trained agent: the same as `boardq play ...`."""
+"""The same as `boardq play ...`."""
 
 import sys
 
-from boardq.cli import main
+from boardq.commands import main
 
 if __name__ == "__main__":
     sys.exit(main(["play", *sys.argv[1:]]))

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Train a self-play agent: the same as `boardq train ...`."""
+"""The same as `boardq train ...`."""
 
 import sys
 
-from boardq.cli import main
+from boardq.commands import main
 
 if __name__ == "__main__":
     sys.exit(main(["train", *sys.argv[1:]]))

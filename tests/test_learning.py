@@ -28,7 +28,7 @@ def regression_positions(board, seed=0, count=60):
     found = {"win": [], "block": []}
     seen = set()
     while min(len(v) for v in found.values()) < count // 2:
-        b = np.zeros((board.ROWS, board.COLS), np.int8)
+        b = np.zeros((board.rows, board.cols), np.int8)
         for _ in range(rng.integers(2, 7)):
             nxt = board.apply(b, int(rng.choice(np.flatnonzero(board.legal_mask(b)))))
             if board.winner(nxt) != 0 or board.is_full(nxt):
@@ -53,8 +53,8 @@ def regression_positions(board, seed=0, count=60):
 
 def test_regression_positions_are_what_they_claim():
     game = get_game("tictactoe")
-    perfect = PerfectPlayer(game.board, seed=0)
-    for obs, good, kind in regression_positions(game.board):
+    perfect = PerfectPlayer(game.rules, seed=0)
+    for obs, good, kind in regression_positions(game.rules):
         values = perfect.values(obs)
         if kind == "win":
             assert all(values[a] == 1 for a in good)
@@ -77,9 +77,9 @@ def test_short_training_takes_wins_and_blocks(tiny_config):
     )
     result = Trainer(config, game).run()
     agent = Agent.load(result.run_dir, game="tictactoe")
-    perfect = PerfectPlayer(game.board, seed=0)
+    perfect = PerfectPlayer(game.rules, seed=0)
     missed_blocks, slow_wins = [], 0
-    for obs, good, kind in regression_positions(game.board, seed=1):
+    for obs, good, kind in regression_positions(game.rules, seed=1):
         a = agent.act(obs)
         if kind == "block" and a not in good:
             missed_blocks.append(a)
@@ -100,7 +100,7 @@ def test_tictactoe_preset_never_loses_to_perfect_play(tmp_path):
     game = get_game("tictactoe")
     result = Trainer(game.preset.replace(out_dir=str(tmp_path)), game).run()
     agent = Agent.load(result.run_dir, game="tictactoe")
-    r = evaluate(agent, PerfectPlayer(game.board, seed=1), game.make_env, 100, seed=1)
+    r = evaluate(agent, PerfectPlayer(game.rules, seed=1), game.make_env, 100, seed=1)
     assert r["first/loss"] == 0.0 and r["second/loss"] == 0.0, r
 
 
@@ -112,5 +112,5 @@ def test_connect_four_preset_beats_random_and_win_block(tmp_path):
     agent = Agent.load(result.run_dir, game="connect_four")
     r = evaluate(agent, RandomPlayer(seed=2), game.make_env, 100, seed=2)
     assert r["first/win"] >= 0.98 and r["second/win"] >= 0.98, r
-    r = evaluate(agent, WinBlockPlayer(game.board, seed=3), game.make_env, 100, seed=3)
+    r = evaluate(agent, WinBlockPlayer(game.rules, seed=3), game.make_env, 100, seed=3)
     assert r["first/win"] >= 0.80 and r["second/win"] >= 0.80, r

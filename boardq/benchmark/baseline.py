@@ -22,6 +22,7 @@ from typing import Any
 import keras
 import numpy as np
 import tensorflow as tf
+from games.base import Game
 
 from boardq.actor import put_until_stopped
 from boardq.benchmark.result import StageResult, series_from_probe
@@ -40,7 +41,6 @@ from boardq.learner import build_models
 from boardq.losses import double_q_target, huber
 from boardq.policies import epsilon_greedy
 from boardq.transitions import FIELDS, NStepBuilder, Transition
-from games.base import Game
 
 __all__ = [
     "BaselineAgent",

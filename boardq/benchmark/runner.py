@@ -12,11 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from games.base import Game
+
 from boardq.benchmark.gpu import NVML_NOTE, UtilizationMonitor
 from boardq.benchmark.result import StageResult
 from boardq.benchmark.stats import ratio, target
 from boardq.config import TrainConfig
-from games.base import Game
 
 __all__ = [
     "TARGETS",

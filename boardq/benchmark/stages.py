@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
+from games.base import Game
 
 from boardq.actor import Actor, put_until_stopped, unwrap_guards
 from boardq.benchmark.result import StageResult, series_from_probe
@@ -41,7 +42,6 @@ from boardq.coordination import CoordStop, start_workers
 from boardq.dataset import ReplayFeed, make_dataset, prefetched
 from boardq.learner import Learner, publish_due
 from boardq.replay import RateLimiter, ReplayRing
-from games.base import Game
 
 __all__ = [
     "Chunk",

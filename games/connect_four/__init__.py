@@ -8,6 +8,7 @@ from boardq.config import NetworkConfig, TrainConfig
 from boardq.symmetry import MIRROR, board_symmetries
 from games.connect_four.rules import RULES
 from games.connect_four.text import ConnectFourText
+from games.connect_four.vector import ConnectFourVector
 from games.game import Game
 
 __all__ = ["GAME", "PRESET"]
@@ -42,4 +43,5 @@ GAME = Game(
     text=ConnectFourText(),
     # Every cell of a column is that column's move; the mirror reverses the columns.
     symmetries=board_symmetries(MIRROR, np.tile(np.arange(7), (6, 1))),
+    vector=ConnectFourVector,
 )

@@ -9,6 +9,7 @@ from boardq.symmetry import DIHEDRAL, board_symmetries
 from games.game import Game
 from games.tictactoe.rules import RULES
 from games.tictactoe.text import TicTacToeText
+from games.tictactoe.vector import TicTacToeVector
 
 __all__ = ["GAME", "PRESET"]
 
@@ -42,4 +43,5 @@ GAME = Game(
     # Plane cell (i, j) is action 3 * i + j (PettingZoo's layout), so the 8 symmetries
     # of the square move actions as they move plane cells.
     symmetries=board_symmetries(DIHEDRAL, np.arange(9).reshape(3, 3)),
+    vector=TicTacToeVector,
 )

@@ -27,9 +27,7 @@ from boardq.agent import export_agent
 from boardq.config import NetworkConfig
 
 # The installed command if it is on PATH, else the same entry point through Python.
-BOARDQ = (
-    [shutil.which("boardq")] if shutil.which("boardq") else [sys.executable, "-m", "boardq.cli"]
-)
+BOARDQ = [shutil.which("boardq")] if shutil.which("boardq") else [sys.executable, "-m", "boardq"]
 START_SEC = 180  # first prompt: imports TensorFlow on a machine that may be busy training
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 

@@ -11,7 +11,17 @@ import pytest
 import tensorflow as tf
 
 from boardq.learner import Learner
+from boardq.transitions import FIELDS
 from games import get_game
+
+
+def test_specs_follow_the_batch_schema():
+    learner = _learner(steps_per_call=3)
+    assert tuple(learner.spec) == FIELDS
+    assert learner.spec["obs"].shape == (32, 3, 3, 2) and learner.spec["obs"].dtype == tf.int8
+    assert learner.spec["next_mask"].shape == (32, 9)
+    assert learner.element_spec["action"].shape == (3, 32)
+    assert learner.element_spec["action"].dtype == tf.int16
 
 
 def _learner(**changes):
@@ -138,7 +148,9 @@ def test_one_call_of_k_steps_equals_k_single_steps():
         tf.data.Dataset.from_tensors(_element(batches[4:]))
     )
     iterator = iter(dataset)
+    t0 = time.perf_counter()
     first = looped.train(iterator)
+    call_sec = time.perf_counter() - t0
     second = looped.train(iterator)
     assert int(looped.step.numpy()) == 8
     for a, b in zip(single.online.get_weights(), looped.online.get_weights(), strict=True):
@@ -148,7 +160,8 @@ def test_one_call_of_k_steps_equals_k_single_steps():
     # Metrics are the means over the call's steps.
     assert float(first["loss"]) == pytest.approx(np.mean(losses[:4]), rel=1e-5)
     assert float(second["loss"]) == pytest.approx(np.mean(losses[4:]), rel=1e-5)
-    assert float(first["data_wait_sec"]) >= 0.0
+    # The wait for an element already made is part of the call, never all of it.
+    assert 0.0 <= float(first["data_wait_sec"]) < call_sec
     # Traced once on the main thread (warm_up); new iterators reuse that trace.
     assert looped._train_from.experimental_get_tracing_count() == 1
     with pytest.raises(tf.errors.OutOfRangeError):
@@ -186,7 +199,7 @@ def test_data_wait_counts_the_time_the_call_waits_for_an_element():
     out = learner.train(iter(dataset))
     elapsed = time.perf_counter() - t0
     assert 0.15 <= float(out["data_wait_sec"]) <= elapsed
-    assert float(learner.train_on(element)["data_wait_sec"]) < 0.05
+    assert float(learner.train_on(element)["data_wait_sec"]) < 0.15
 
 
 def test_xla_compiled_steps_run_inside_the_k_step_call():
@@ -200,13 +213,3 @@ def test_xla_compiled_steps_run_inside_the_k_step_call():
     assert int(xla.step.numpy()) == 2
     for a, b in zip(plain.online.get_weights(), xla.online.get_weights(), strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
-
-
-@pytest.mark.parametrize(
-    ("before", "after", "every", "due"),
-    [(0, 2, 4, False), (2, 4, 4, True), (4, 12, 8, True), (8, 12, 8, False), (0, 8, 3, True)],
-)
-def test_a_snapshot_is_due_after_the_call_that_reaches_a_multiple(before, after, every, due):
-    from boardq.learner import publish_due
-
-    assert publish_due(before, after, every) is due

@@ -7,49 +7,10 @@ benchmark itself is imported when the command runs.
 from __future__ import annotations
 
 import argparse
-import sys
-from collections.abc import Callable, Sequence
-from typing import Any
 
-__all__ = ["add_command", "build_parser", "main", "run"]
+from boardq.commands.args import list_of, number, parse_bool
 
-
-def _list_of(parse: Callable[[str], Any], what: str) -> Callable[[str], tuple]:
-    def parse_list(text: str) -> tuple:
-        try:
-            values = tuple(parse(part.strip()) for part in text.split(",") if part.strip())
-        except (ValueError, argparse.ArgumentTypeError):
-            raise argparse.ArgumentTypeError(
-                f"expected comma-separated {what}, got {text!r}"
-            ) from None
-        if not values:
-            raise argparse.ArgumentTypeError(f"expected at least one value, got {text!r}")
-        return values
-
-    return parse_list
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
-
-
-def _bool(text: str) -> bool:
-    value = text.lower()
-    if value in {"1", "true", "yes", "on"}:
-        return True
-    if value in {"0", "false", "no", "off"}:
-        return False
-    raise ValueError(text)
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
-    return value
+__all__ = ["add_command", "run"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -66,25 +27,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--threads",
-        type=_list_of(_positive_int, "thread counts"),
+        type=list_of(number(int, minimum=1), "thread counts"),
         metavar="N[,N...]",
         help="agent threads (default: the preset's); several values sweep the collection",
     )
     p.add_argument(
         "--games-per-thread",
-        type=_list_of(_positive_int, "game counts"),
+        type=list_of(number(int, minimum=1), "game counts"),
         metavar="M[,M...]",
         help="games per agent thread (default: the preset's); several values sweep",
     )
     p.add_argument(
         "--batch-size",
-        type=_list_of(_positive_int, "batch sizes"),
+        type=list_of(number(int, minimum=1), "batch sizes"),
         metavar="B[,B...]",
         help="train batch size (default: the preset's); several values sweep the learner",
     )
     p.add_argument(
         "--jit-compile",
-        type=_list_of(_bool, "true/false values"),
+        type=list_of(parse_bool, "true/false values"),
         metavar="BOOL[,BOOL...]",
         help="compile the train step with XLA (default: the preset's); true,false sweeps",
     )
@@ -92,7 +53,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-training", action="store_true", help="skip the full-training stage")
     p.add_argument(
         "--time-scale",
-        type=_positive_float,
+        type=number(float, minimum=0.01),
         default=1.0,
         metavar="F",
         help="multiply every stage's duration by F",
@@ -118,15 +79,6 @@ def add_command(sub) -> None:
     add_arguments(p)
     # TensorFlow is imported only once the game and settings are known to be good.
     p.set_defaults(func=run, needs_tensorflow=False)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """A stand-alone parser (scripts/benchmark.py)."""
-    p = argparse.ArgumentParser(
-        prog="benchmark.py", description="Measure every stage of boardq training."
-    )
-    add_arguments(p)
-    return p
 
 
 def run(args: argparse.Namespace) -> int:
@@ -167,19 +119,3 @@ def run(args: argparse.Namespace) -> int:
     if args.check and not all(t["met"] for t in report["targets"].values()):
         return 1
     return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of scripts/benchmark.py."""
-    from boardq.config import ConfigError
-    from boardq.errors import BoardqError
-
-    args = build_parser().parse_args(argv)
-    try:
-        return run(args)
-    except (BoardqError, ConfigError) as e:
-        print(f"benchmark: error: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("benchmark: interrupted", file=sys.stderr)
-        return 130

@@ -1,15 +1,14 @@
-"""Replay ring, the replay-ratio limiter, and symmetry augmentation."""
+"""Replay ring and the replay-ratio limiter."""
 
 from __future__ import annotations
 
 import threading
 
 import numpy as np
-import pettingzoo
 import pytest
 
-from boardq.replay import RateLimiter, ReplayRing, augment
-from games import get_game
+from boardq.replay import RateLimiter, ReplayRing
+from boardq.transitions import FIELDS, empty_columns
 
 
 def chunk(start, n, obs_shape=(3, 3, 2), num_actions=9):
@@ -39,11 +38,21 @@ def test_ring_chunk_larger_than_capacity():
     assert sorted(ring.sample(400, np.random.default_rng(1))["reward"].tolist())[0] == 6.0
 
 
-def test_ring_is_compact():
+def test_ring_is_compact_and_follows_the_schema():
     ring = ReplayRing(1_000_000, (6, 7, 2), 7)
-    assert ring.nbytes < 400 * 2**20  # a million Connect Four transitions
-    assert ring.sample if ring.size == 0 else True
-    with pytest.raises(ValueError):
+    assert ring.nbytes < 200 * 2**20  # a million Connect Four transitions
+    ring.add(empty_columns(3, (6, 7, 2), 7))
+    batch = ring.sample(2, np.random.default_rng(0))
+    template = empty_columns(2, (6, 7, 2), 7)
+    assert tuple(batch) == FIELDS
+    for name in FIELDS:
+        assert batch[name].dtype == template[name].dtype
+        assert batch[name].shape == template[name].shape
+
+
+def test_an_empty_ring_refuses_to_sample():
+    ring = ReplayRing(10, (3, 3, 2), 9)
+    with pytest.raises(ValueError, match="empty"):
         ring.sample(1, np.random.default_rng(0))
 
 
@@ -78,43 +87,3 @@ def test_rate_limiter_wakes_a_waiting_insert_when_samples_arrive():
     assert lim.try_sample(2)
     t.join(5)
     assert result == [True]
-
-
-@pytest.mark.parametrize("name", ["tictactoe", "connect_four"])
-def test_symmetries_map_real_positions_to_real_positions(name):
-    """The image of a real position's planes has the image of its legal moves."""
-    game = get_game(name)
-    env = pettingzoo.make("aec", game.env_id)
-    env.reset(seed=0)
-    rng = np.random.default_rng(0)
-    for a in [4, 0, 5] if name == "tictactoe" else [3, 3, 2, 6]:
-        env.step(a)
-    o = env.observe(env.agent_selection)
-    assert len(game.symmetries) == (8 if name == "tictactoe" else 2)
-    for sym in game.symmetries:
-        planes = sym.planes(o["observation"][None])[0]
-        mask = game.board.legal_mask(game.board.board_from_planes(planes))
-        np.testing.assert_array_equal(mask[sym.action_map], o["action_mask"].astype(bool))
-        # Playing the mapped move in the image equals mapping the played position.
-        a = int(rng.choice(np.flatnonzero(o["action_mask"])))
-        after = game.board.apply(game.board.board_from_planes(o["observation"]), a)
-        after_image = game.board.apply(game.board.board_from_planes(planes), sym.action_map[a])
-        np.testing.assert_array_equal(
-            game.board.board_from_planes(sym.planes(game.board.planes_from_board(after)[None])[0]),
-            after_image,
-        )
-
-
-def test_augment_maps_actions_and_masks_together():
-    game = get_game("tictactoe")
-    batch = chunk(0, 64)
-    batch["next_mask"][:] = False
-    batch["next_mask"][:, 1] = True  # only move 1 is legal next
-    batch["next_obs"][:, 1 // 3, 1 % 3, 0] = 1  # and a piece marks square 1
-    out = augment(
-        {k: v.copy() for k, v in batch.items()}, game.symmetries, np.random.default_rng(3)
-    )
-    for i in range(64):
-        (legal,) = np.flatnonzero(out["next_mask"][i])
-        (marked,) = np.flatnonzero(out["next_obs"][i, :, :, 0].ravel())
-        assert legal == marked  # the legal move follows the marked square

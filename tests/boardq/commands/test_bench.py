@@ -27,7 +27,7 @@ STAGES = {
 def run(*args, timeout=240):
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "COLUMNS": "120"}
     return subprocess.run(
-        [sys.executable, "-m", "boardq.cli", *args],
+        [sys.executable, "-m", "boardq", *args],
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -15,7 +15,7 @@ from boardq.coordination import start_workers
 from boardq.errors import RunDirError
 from boardq.trainer import Trainer
 from games import get_game
-from games.base import Game
+from games.game import Game
 
 
 def test_each_thread_runs_its_own_worker():
@@ -46,10 +46,11 @@ def test_training_runs_every_actor_and_writes_the_run(tiny_config):
     m = result.metrics
     # The step budget is exact although a call trains up to steps_per_call (8) steps.
     assert tiny_config.budget_steps % tiny_config.steps_per_call != 0
-    assert m["updates"] == tiny_config.budget_steps == int(trainer.learner.step.numpy())
-    # Every agent thread played its own games.
-    assert all(a.stats.moves > 0 for a in trainer.actors)
-    assert len({id(e) for a in trainer.actors for e in a.envs}) == 2 * 8
+    assert m["train_steps"] == tiny_config.budget_steps == int(trainer.learner.step.numpy())
+    # Every actor thread played its own games.
+    actors = trainer.collection.actors
+    assert len(actors) == 2 and all(a.stats.moves > 0 for a in actors)
+    assert sum(a.stats.moves for a in actors) >= m["transitions"]
     # The replay ratio is held: samples trained per transition collected.
     ratio = m["replay_ratio_measured"]
     assert 0.7 * tiny_config.replay_ratio < ratio < 1.3 * tiny_config.replay_ratio
@@ -58,7 +59,7 @@ def test_training_runs_every_actor_and_writes_the_run(tiny_config):
     assert (run / "checkpoints" / "checkpoint").exists()
     assert list((run / "tb").iterdir())
     lines = (run / "metrics.jsonl").read_text().splitlines()
-    assert json.loads(lines[-1])["updates"] == m["updates"]
+    assert json.loads(lines[-1])["train_steps"] == m["train_steps"]
     assert m["peak_rss_mb"] > 0
     agent = Agent.load(run)
     assert agent.game == "tictactoe"
@@ -91,7 +92,8 @@ class FailingGame(Game):
 def test_an_actor_exception_stops_training_and_surfaces(tiny_config):
     base = get_game("tictactoe")
     game = FailingGame(**{f: getattr(base, f) for f in base.__dataclass_fields__})
-    trainer = Trainer(tiny_config.replace(budget_steps=5_000), game)
+    # PettingZoo stepping: the vectorized rules would not use the broken environments.
+    trainer = Trainer(tiny_config.replace(budget_steps=5_000, vectorized=False), game)
     with pytest.raises(RuntimeError, match="caught fire"):
         trainer.run()
     assert not any(t.is_alive() for t in threading.enumerate() if t.name.startswith("actor"))
@@ -100,19 +102,20 @@ def test_an_actor_exception_stops_training_and_surfaces(tiny_config):
 def test_resume_continues_from_the_checkpoint(tiny_config):
     game = get_game("tictactoe")
     first = Trainer(tiny_config, game).run()
-    step = first.metrics["updates"]
+    step = first.metrics["train_steps"]
     weights = Agent.load(first.run_dir).weights()
     resumed = Trainer(tiny_config.replace(budget_steps=step + 40), game, resume_dir=first.run_dir)
-    resumed._build()  # restore only, to inspect
+    resumed.build()  # restore only, to inspect
     assert int(resumed.learner.step.numpy()) == step
     assert int(resumed.learner.optimizer.iterations.numpy()) == step
     for a, b in zip(weights, resumed.learner.online.get_weights(), strict=True):
         np.testing.assert_array_equal(a, b)
-    assert resumed.base_transitions == first.metrics["transitions"]
+    assert resumed.state.base_transitions == first.metrics["transitions"]
+    resumed.close()
     result = Trainer(
         tiny_config.replace(budget_steps=step + 40), game, resume_dir=first.run_dir
     ).run()
-    assert result.metrics["updates"] >= step + 40
+    assert result.metrics["train_steps"] >= step + 40
     assert result.metrics["transitions"] > first.metrics["transitions"]
 
 
@@ -130,3 +133,20 @@ def test_resume_needs_a_checkpoint(tiny_config, tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(RunDirError, match="no checkpoint"):
         Trainer(tiny_config, get_game("tictactoe"), resume_dir=tmp_path / "empty").run()
+
+
+def test_a_second_training_on_a_run_in_use_is_refused(tiny_config):
+    game = get_game("tictactoe")
+    first = Trainer(tiny_config, game).run()
+    holder = Trainer(tiny_config, game, resume_dir=first.run_dir)
+    holder.build()
+    try:
+        with pytest.raises(RunDirError, match="in use by another training"):
+            Trainer(tiny_config, game, resume_dir=first.run_dir).build()
+    finally:
+        holder.close()
+    # Released: the run can be resumed again.
+    again = Trainer(
+        tiny_config.replace(budget_steps=tiny_config.budget_steps + 8), game, first.run_dir
+    )
+    assert again.run().metrics["train_steps"] == tiny_config.budget_steps + 8

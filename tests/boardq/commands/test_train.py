@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 FAST = [
-    "--threads", "1", "--games-per-thread", "8", "--warmup-transitions", "256",
+    "--actor-threads", "1", "--games-per-thread", "8", "--warmup-transitions", "256",
     "--batch-size", "64", "--hidden-units", "32", "--eval-games", "0",
     "--log-every-sec", "0.5",
 ]  # fmt: skip
@@ -22,7 +22,7 @@ FAST = [
 def boardq(*args, **kwargs) -> subprocess.CompletedProcess:
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
     return subprocess.run(
-        [sys.executable, "-m", "boardq.cli", *args],
+        [sys.executable, "-m", "boardq", *args],
         capture_output=True, text=True, timeout=240, env=env, **kwargs,
     )  # fmt: skip
 
@@ -30,7 +30,7 @@ def boardq(*args, **kwargs) -> subprocess.CompletedProcess:
 def start(*args) -> subprocess.Popen:
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
     return subprocess.Popen(
-        [sys.executable, "-m", "boardq.cli", *args],
+        [sys.executable, "-m", "boardq", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
 
@@ -62,6 +62,8 @@ def one_line_error(result: subprocess.CompletedProcess, code: int, *words: str) 
         (["train", "tictactoe", "--discount", "2"], 1, ["discount"]),
         (["train", "tictactoe", "--hidden-units", "64,x"], 2, ["--hidden-units"]),
         (["train", "tictactoe", "--bogus"], 2, ["--bogus"]),
+        (["train", "tictactoe", "--threads", "2"], 2, ["--threads"]),  # no second names
+        (["train", "tictactoe", "--actor-processes", "-1"], 1, ["actor_processes"]),
         (["train", "tictactoe", "--resume", "/no/such/run"], 1, ["does not exist"]),
     ],
 )
@@ -92,6 +94,12 @@ def test_help_lists_every_setting():
         "--budget-steps", "--budget-minutes", "--seed", "--out-dir", "--resume",
     ]:  # fmt: skip
         assert flag in r.stdout
+    # Grouped: algorithm, replay and pipeline, performance, run, network, in that order.
+    headings = [
+        r.stdout.index(g)
+        for g in ("algorithm (", "replay and input", "performance (", "run (", "network (")
+    ]
+    assert headings == sorted(headings)
 
 
 def _run_dir(out: Path) -> Path:
@@ -104,9 +112,11 @@ def test_ctrl_c_saves_a_loadable_checkpoint_and_exits_130(tmp_path):
     proc = start("train", "tictactoe", *FAST, "--budget-minutes", "10", "--out-dir", str(tmp_path))
     try:
         metrics = lambda: list(tmp_path.glob("tictactoe/*/metrics.jsonl"))  # noqa: E731
-        assert wait_for(lambda: metrics() and '"updates": ' in metrics()[0].read_text())
+        assert wait_for(lambda: metrics() and '"train_steps": ' in metrics()[0].read_text())
         assert wait_for(
-            lambda: any(json.loads(x)["updates"] > 0 for x in metrics()[0].read_text().splitlines())
+            lambda: any(
+                json.loads(x)["train_steps"] > 0 for x in metrics()[0].read_text().splitlines()
+            )
         )
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=120)
@@ -145,9 +155,9 @@ def test_kill_and_resume_continues_from_the_checkpoint_step(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "resuming Tic-tac-toe" in r.stdout
     lines = (run / "metrics.jsonl").read_text().splitlines()[before:]
-    updates = [json.loads(x)["updates"] for x in lines]
+    updates = [json.loads(x)["train_steps"] for x in lines]
     # The resumed run starts at the checkpoint's step and reaches the new budget.
     assert updates and updates[0] >= saved_step and updates[-1] >= target
     assert updates == sorted(updates)
-    assert f"finished: {updates[-1]:,} updates" in r.stdout
+    assert f"finished: {updates[-1]:,} train steps" in r.stdout
     assert json.loads((run / "config.json").read_text())["budget_steps"] == target

@@ -7,6 +7,8 @@ import enum
 import json
 import time
 
+from boardq.commands.args import number
+
 __all__ = ["Opponent", "add_command", "make_opponent"]
 
 
@@ -18,14 +20,14 @@ class Opponent(enum.Enum):
     PERFECT = "perfect"
 
 
-def make_opponent(kind: Opponent, board, seed: int):
-    """A fresh opponent of `kind` for a game's board rules."""
+def make_opponent(kind: Opponent, rules, seed: int):
+    """A fresh opponent of `kind` for a game's rules."""
     from boardq.evaluation import PerfectPlayer, RandomPlayer, WinBlockPlayer
 
     factories = {
         Opponent.RANDOM: lambda: RandomPlayer(seed=seed),
-        Opponent.WINBLOCK: lambda: WinBlockPlayer(board, seed=seed),
-        Opponent.PERFECT: lambda: PerfectPlayer(board, seed=seed),
+        Opponent.WINBLOCK: lambda: WinBlockPlayer(rules, seed=seed),
+        Opponent.PERFECT: lambda: PerfectPlayer(rules, seed=seed),
     }
     return factories[kind]()
 
@@ -46,7 +48,9 @@ def add_command(sub) -> None:
         help="opponent(s) to play (repeatable; default: random and winblock, "
         "plus perfect for tic-tac-toe)",
     )
-    p.add_argument("--games", type=int, default=100, help="games per seat (default 100)")
+    p.add_argument(
+        "--games", type=number(int, minimum=1), default=100, help="games per seat (default 100)"
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the opponents' choices")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(func=run, needs_tensorflow=False)
@@ -59,8 +63,6 @@ def run(args: argparse.Namespace) -> int:
     from games import get_game
 
     game = get_game(args.game)
-    if args.games < 1:
-        raise BoardqError(f"--games must be at least 1, got {args.games}")
     kinds = (
         [Opponent(o) for o in args.opponent]
         if args.opponent
@@ -79,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     results = {}
     for kind in kinds:
         t0 = time.perf_counter()
-        opponent = make_opponent(kind, game.board, args.seed)
+        opponent = make_opponent(kind, game.rules, args.seed)
         r = evaluate(agent, opponent, game.make_env, games_per_seat=args.games, seed=args.seed)
         r["seconds"] = time.perf_counter() - t0
         results[kind.value] = r

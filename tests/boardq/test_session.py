@@ -10,16 +10,15 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from boardq.errors import AgentFileError
+from boardq.commands.play import first_human_seat, newest_agent
+from boardq.errors import EXIT_OK, AgentFileError
 from boardq.match import Match
-from boardq.play import first_human_seat, newest_agent
-from boardq.session import EXIT_OK, LineReader, Session, View
+from boardq.session import LineReader, Session, View
 from games import get_game
-from games.text import board_text
 
 TTT = get_game("tictactoe")
 C4 = get_game("connect_four")
-TTT_TEXT = board_text("tictactoe")
+TTT_TEXT = get_game("tictactoe").text
 
 
 def ttt(*labels: int) -> list[int]:
@@ -33,7 +32,7 @@ class PreferenceAgent:
     def __init__(self, game, order: list[int]) -> None:
         self.values = np.zeros(game.num_actions)
         self.values[order] = np.linspace(0.9, -0.9, len(order))
-        self.rules = game.board
+        self.rules = game.rules
         self.seen: list[np.ndarray] = []
 
     def q_values(self, observation) -> np.ndarray:
@@ -49,7 +48,7 @@ class PreferenceAgent:
 def session(game, agent, script: str, hints: bool = False) -> tuple[Session, io.StringIO]:
     out = io.StringIO()
     console = Console(file=out, highlight=False, emoji=False, soft_wrap=True)
-    view = View(console, board_text(game.name), ascii_only=True)
+    view = View(console, game.text, ascii_only=True)
     reader = LineReader(console, io.StringIO(script))
     return Session(game, agent, view, reader, hints=hints), out
 

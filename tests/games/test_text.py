@@ -4,8 +4,12 @@ import numpy as np
 import pettingzoo
 import pytest
 
-from games.boards import connect_four, tictactoe
-from games.text import ConnectFourText, MoveError, Role, TicTacToeText, board_text, plain
+from games import get_game
+from games.connect_four.rules import RULES as connect_four
+from games.connect_four.text import ConnectFourText
+from games.text import MoveError, Role, plain
+from games.tictactoe.rules import RULES as tictactoe
+from games.tictactoe.text import TicTacToeText
 
 TTT = TicTacToeText()
 C4 = ConnectFourText()
@@ -231,8 +235,6 @@ def test_marks():
     assert C4.mark(0) != C4.mark(1)
 
 
-def test_board_text_by_game_name():
-    assert isinstance(board_text("tictactoe"), TicTacToeText)
-    assert isinstance(board_text("connect_four"), ConnectFourText)
-    with pytest.raises(ValueError, match="chess"):
-        board_text("chess")
+def test_each_game_carries_its_text_board():
+    assert isinstance(get_game("tictactoe").text, TicTacToeText)
+    assert isinstance(get_game("connect_four").text, ConnectFourText)

@@ -7,7 +7,16 @@ import pettingzoo
 import pytest
 
 from boardq.actor import Actor
-from boardq.transitions import NStepBuilder, stack_transitions
+from boardq.gamebatch import EnvGames
+from boardq.transitions import (
+    FIELDS,
+    SCHEMA,
+    NStepBatch,
+    NStepBuilder,
+    Transition,
+    empty_columns,
+    stack_transitions,
+)
 
 GAMMA = 0.9
 
@@ -48,7 +57,7 @@ def make_actor(moves, n_step=1, game="classic/tictactoe-v3", num_actions=9):
 
     act = ScriptedQ(moves, num_actions)
     actor = Actor(
-        envs=[pettingzoo.make("aec", game)],
+        games=EnvGames([pettingzoo.make("aec", game)], seeds=[0]),
         act_fn=act,
         out_queue=queue.Queue(),
         epsilon_fn=lambda: 0.0,
@@ -59,12 +68,19 @@ def make_actor(moves, n_step=1, game="classic/tictactoe-v3", num_actions=9):
     return actor
 
 
+def play(actor, moves: int) -> list[Transition]:
+    """The transitions `moves` actor steps close, in the order the chunks hold them."""
+    out = []
+    for _ in range(moves):
+        chunk = actor.step()
+        out += [Transition(**{k: chunk[k][i] for k in FIELDS}) for i in range(len(chunk["action"]))]
+    return out
+
+
 def test_first_player_win_one_step_hand_worked():
     # X: 0, 3, 6 (the top row: PettingZoo numbers cells down the columns); O: 1, 2.
     actor = make_actor([0, 1, 3, 2, 6])
-    out = []
-    for _ in range(5):
-        out += actor.step()
+    out = play(actor, 5)
     assert [t.action for t in out] == [0, 1, 3, 2, 6]
     # Each move's next state is the opponent's view, with the opponent's legal moves.
     expected_next = [
@@ -94,16 +110,14 @@ def test_first_player_win_one_step_hand_worked():
 def test_second_player_win_and_reset():
     # X: 0, 1, 5; O: 6, 7, 8 (the right column), then X opens the next game with 4.
     actor = make_actor([0, 6, 1, 7, 5, 8, 4])
-    out = []
-    for _ in range(7):
-        out += actor.step()
+    out = play(actor, 7)
     assert [t.action for t in out] == [0, 6, 1, 7, 5, 8, 4]
     assert out[5].reward == 1.0 and out[5].discount == 0.0
     assert all(t.reward == 0.0 for t in out[:5])
     assert actor.stats.results == [0, 0, 1]
     # After the game ends the env is reset: the next move is X's on an empty board.
     assert actor.stats.games == 1
-    assert actor.envs[0].agent_selection == "player_2"  # O to move after X's 4
+    assert actor.games.envs[0].agent_selection == "player_2"  # O to move after X's 4
 
 
 def test_draw_is_terminal_with_zero_reward():
@@ -114,9 +128,7 @@ def test_draw_is_terminal_with_zero_reward():
         env.step(a)
         assert not any(env.terminations.values()), "sequence must not end early"
     actor = make_actor(moves)
-    out = []
-    for _ in range(9):
-        out += actor.step()
+    out = play(actor, 9)
     assert len(out) == 9
     assert out[-1].reward == 0.0 and out[-1].discount == 0.0
     assert actor.stats.results == [0, 1, 0]
@@ -150,24 +162,52 @@ def test_n_step_three_bootstraps_from_opponent_view():
     assert t.discount == pytest.approx(-(GAMMA**3))
 
 
-def test_stack_transitions_uses_compact_dtypes():
+def test_stack_transitions_follows_the_schema():
     actor = make_actor([0, 1, 3, 2, 6])
-    out = []
-    for _ in range(5):
-        out += actor.step()
-    cols = stack_transitions(out)
-    assert cols["obs"].dtype == np.int8 and cols["next_obs"].dtype == np.int8
-    assert cols["next_mask"].dtype == bool
-    assert cols["obs"].shape == (5, 3, 3, 2)
+    cols = stack_transitions(play(actor, 5))
+    template = empty_columns(5, (3, 3, 2), 9)
+    assert tuple(cols) == FIELDS == tuple(c.name for c in SCHEMA)
+    for name in FIELDS:
+        assert cols[name].dtype == template[name].dtype, name
+        assert cols[name].shape == template[name].shape, name
     np.testing.assert_array_equal(cols["action"], [0, 1, 3, 2, 6])
+
+
+@pytest.mark.parametrize("n_step", [1, 2, 3, 4])
+def test_the_batched_builder_equals_one_builder_per_game(n_step):
+    """Random games of random lengths in 5 lock-stepped slots: NStepBatch closes the
+    same transitions as NStepBuilder run on each game's own sequence."""
+    rng = np.random.default_rng(n_step)
+    m, shape, actions = 5, (2, 2, 1), 3
+    batch = NStepBatch(n_step, GAMMA, m, shape, actions)
+    singles = [NStepBuilder(n_step, GAMMA, shape, actions) for _ in range(m)]
+    for step in range(300):
+        obs = rng.integers(-5, 5, (m, *shape)).astype(np.int8)
+        act = rng.integers(0, actions, m)
+        reward = rng.choice([-1.0, 0.0, 0.0, 1.0], m)
+        done = rng.random(m) < 0.15
+        next_obs = rng.integers(-5, 5, (m, *shape)).astype(np.int8)
+        next_mask = rng.random((m, actions)) < 0.6
+        batch.record(obs, act)
+        got = batch.close(reward, done, next_obs, next_mask)
+        want = []
+        for i in range(m):
+            want += singles[i].add(obs[i], act[i], reward[i], next_obs[i], next_mask[i], done[i])
+        want = stack_transitions(want) if want else empty_columns(0, shape, actions)
+        assert rows(got) == rows(want), step
+
+
+def rows(chunk):
+    return sorted(
+        tuple(np.asarray(chunk[k][i]).tobytes() for k in FIELDS)
+        for i in range(len(chunk["action"]))
+    )
 
 
 def test_connect_four_agents_and_orientation():
     # Player 0 drops four pieces in column 3; player 1 plays column 0.
     actor = make_actor([3, 0, 3, 0, 3, 0, 3], game="classic/connect_four-v3", num_actions=7)
-    out = []
-    for _ in range(7):
-        out += actor.step()
+    out = play(actor, 7)
     assert out[-1].reward == 1.0 and out[-1].discount == 0.0
     # Row 0 is the top: after the first move the piece is in the bottom row (5).
     first_next = out[0].next_obs  # player_1's view: the piece is the opponent's

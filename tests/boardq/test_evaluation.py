@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test
 
 from boardq.evaluation import PerfectPlayer, RandomPlayer, WinBlockPlayer, evaluate, play_game
-from games.boards import connect_four, tictactoe
+from games.connect_four.rules import RULES as connect_four
+from games.tictactoe.rules import RULES as tictactoe
 
 
 def make_tictactoe():
@@ -266,9 +267,11 @@ def test_players_refuse_an_empty_mask(player):
         player.act(observation)
 
 
-def test_evaluation_and_rules_do_not_import_tensorflow():
+def test_the_numpy_layers_do_not_import_tensorflow():
+    """Rules, evaluation, turn bookkeeping, replay and actors run without TensorFlow."""
     code = (
-        "import sys, boardq.evaluation, games.boards.tictactoe, games.boards.connect_four; "
+        "import sys, boardq.evaluation, boardq.actor, boardq.builder, boardq.replay, "
+        "boardq.symmetry, boardq.transitions, boardq.policies, games; "
         "sys.exit('tensorflow' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -7,7 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from games.boards import connect_four, tictactoe
+from games import Rules
+from games.connect_four.rules import RULES as connect_four
+from games.tictactoe.rules import RULES as tictactoe
 
 BOARD_MODULES = [tictactoe, connect_four]
 ENV_IDS = {tictactoe: "classic/tictactoe-v3", connect_four: "classic/connect_four-v3"}
@@ -41,28 +43,17 @@ C4_DRAWN = parse(
 
 
 @pytest.mark.parametrize("module", BOARD_MODULES)
-def test_common_interface(module):
-    for name in [
-        "ROWS",
-        "COLS",
-        "NUM_ACTIONS",
-        "board_from_planes",
-        "planes_from_board",
-        "legal_mask",
-        "apply",
-        "winner",
-        "is_full",
-        "key",
-    ]:
-        assert name in module.__all__
-        assert hasattr(module, name)
+def test_rules_follow_the_protocol(module):
+    assert isinstance(module, Rules)
+    for name in ("rows", "cols", "line_length", "num_actions"):
+        assert isinstance(getattr(module, name), int)
 
 
 @pytest.mark.parametrize("module", BOARD_MODULES)
 def test_empty_board(module):
-    board = np.zeros((module.ROWS, module.COLS), np.int8)
+    board = np.zeros((module.rows, module.cols), np.int8)
     assert module.legal_mask(board).dtype == bool
-    assert module.legal_mask(board).shape == (module.NUM_ACTIONS,)
+    assert module.legal_mask(board).shape == (module.num_actions,)
     assert module.legal_mask(board).all()
     assert module.winner(board) == 0
     assert not module.is_full(board)
@@ -70,7 +61,7 @@ def test_empty_board(module):
 
 @pytest.mark.parametrize("module", BOARD_MODULES)
 def test_key_distinguishes_boards(module):
-    board = np.zeros((module.ROWS, module.COLS), np.int8)
+    board = np.zeros((module.rows, module.cols), np.int8)
     after = module.apply(board, 0)
     assert isinstance(module.key(board), bytes)
     assert module.key(board) == module.key(board.copy())
@@ -80,8 +71,8 @@ def test_key_distinguishes_boards(module):
 
 @pytest.mark.parametrize("module", BOARD_MODULES)
 def test_out_of_range_action_raises(module):
-    board = np.zeros((module.ROWS, module.COLS), np.int8)
-    for action in [-1, module.NUM_ACTIONS, 100]:
+    board = np.zeros((module.rows, module.cols), np.int8)
+    for action in [-1, module.num_actions, 100]:
         with pytest.raises(ValueError):
             module.apply(board, action)
 
@@ -238,7 +229,7 @@ def test_connect_four_planes_keep_the_display_orientation():
 def test_planes_round_trip(data):
     module = data.draw(st.sampled_from(BOARD_MODULES))
     board = data.draw(
-        hnp.arrays(np.int8, (module.ROWS, module.COLS), elements=st.sampled_from([-1, 0, 1]))
+        hnp.arrays(np.int8, (module.rows, module.cols), elements=st.sampled_from([-1, 0, 1]))
     )
     planes = module.planes_from_board(board)
     assert set(np.unique(planes)) <= {0, 1}
@@ -305,7 +296,7 @@ def test_connect_four_env_mapping_both_seats():
 def play_in_lockstep(module, data):
     """Plays drawn legal moves in the env and through `apply`; checks they agree."""
     env = make_env(module)
-    board = np.zeros((module.ROWS, module.COLS), np.int8)
+    board = np.zeros((module.rows, module.cols), np.int8)
     last_mover, final = None, {}
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, _ = env.last()

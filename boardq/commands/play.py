@@ -1,9 +1,9 @@
 """The `boardq play` command: a person plays against a trained agent in the terminal.
 
 The game loop is `boardq.session.Session`; the board and the move labels come from
-`games.text`; the agent answers with one forward pass. Heavy modules (TensorFlow,
-PettingZoo, rich) are imported only when the command runs, so `boardq --help` stays
-fast.
+the game's text board (`Game.text`); the agent answers with one forward pass. Heavy
+modules (TensorFlow, PettingZoo, rich) are imported only when the command runs, so
+`boardq --help` stays fast.
 
 Exit codes: 0 after `quit`, "n" to "play again?", or the end of input (Ctrl-D);
 1 when the agent file is missing, unreadable or for another game (one line on
@@ -80,7 +80,6 @@ def run(args: argparse.Namespace) -> int:
 
     from boardq.session import LineReader, Session, View
     from games import get_game
-    from games.text import board_text
 
     game = get_game(args.game)
     path = Path(args.agent) if args.agent else newest_agent(args.runs_dir, game.name)
@@ -90,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False, emoji=False, soft_wrap=True)
     ascii_only = args.ascii or not console.encoding.lower().startswith("utf")
     agent = load_agent(path, game)
-    view = View(console, board_text(game.name), ascii_only)
+    view = View(console, game.text, ascii_only)
     view.say(f"{game.title} against the agent in {path}", "bold")
     session = Session(game, agent, view, LineReader(console), hints=args.hints)
     return session.run(first_human_seat(args.first, args.seed))

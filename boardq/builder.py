@@ -1,0 +1,247 @@
+"""The one wiring of training: every part, built the same way for the trainer and the benchmark.
+
+`Builder` (acme's Builder is the model) makes the actors, the queue, the replay and its
+rate limiter, the input pipeline, the learner and its loop, and the snapshot-reading
+act function, for one game and one `TrainConfig`. `Trainer` composes these parts and
+runs them; every benchmark stage builds the parts it measures with the same calls, so
+the benchmark measures the code that trains. Actor processes (`boardq.remote`) build
+their actors with it too.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from boardq.actor import ActFn, Actor
+from boardq.config import TrainConfig
+from boardq.gamebatch import EnvGames, GameBatch
+from boardq.replay import RateLimiter, ReplayRing
+
+if TYPE_CHECKING:
+    import tensorflow as tf
+
+    from boardq.dataset import ReplayFeed
+    from boardq.learner import Learner
+    from boardq.networks import QFunction
+    from boardq.snapshot import SnapshotBox
+    from games.game import Game
+
+__all__ = ["Builder", "LearnerLoop", "publish_due"]
+
+Source = Callable[[int], Mapping[str, Any]]
+
+
+class Builder:
+    """Makes the parts of a training run of `game` with `config`.
+
+    Args:
+      config: validated settings.
+      game: the game.
+    """
+
+    def __init__(self, config: TrainConfig, game: Game):
+        self.config = config
+        self.game = game
+
+    # -- seeds ---------------------------------------------------------------------------
+    def actor_seed(self, thread: int, process: int = 0) -> int:
+        """The seed of actor thread `thread` in actor process `process` (the only rule)."""
+        return self.config.seed * 1_000_003 + 1_009 * process + 17 * (thread + 1)
+
+    # -- collection ------------------------------------------------------------------------
+    def make_games(self, count: int, seed: int) -> GameBatch:
+        """`count` games: the game's vectorized rules if it has them and they are on."""
+        if self.config.vectorized and self.game.vector is not None:
+            return self.game.vector(count)
+        rng = np.random.default_rng(seed)
+        envs = [self.game.make_env() for _ in range(count)]
+        return EnvGames(envs, rng.integers(0, 2**31, count))
+
+    def make_policy(self, q_function: QFunction, snapshots: SnapshotBox) -> ActFn:
+        """The actors' act function: Q-values of the newest snapshot, and its version.
+
+        Each call reads one immutable snapshot, so a forward pass never mixes two
+        versions of the weights (invariant 2).
+        """
+
+        def act(obs: np.ndarray) -> tuple[np.ndarray, int]:
+            snap = snapshots.get()
+            return q_function(obs, snap.weights).numpy(), snap.version
+
+        return act
+
+    def make_actors(
+        self,
+        act_fn: ActFn,
+        out_queue,
+        epsilon_fn: Callable[[], float],
+        admit: Callable[[int, Any], bool] | None = None,
+        process: int = 0,
+    ) -> list[Actor]:
+        """`actor_threads` actors of `games_per_thread` games each, into `out_queue`."""
+        cfg = self.config
+        return [
+            Actor(
+                games=self.make_games(cfg.games_per_thread, self.actor_seed(i, process)),
+                act_fn=act_fn,
+                out_queue=out_queue,
+                epsilon_fn=epsilon_fn,
+                n_step=cfg.n_step,
+                discount=cfg.discount,
+                seed=self.actor_seed(i, process),
+                admit=admit,
+                name=f"actor-{process}-{i}" if process else f"actor-{i}",
+            )
+            for i in range(cfg.actor_threads)
+        ]
+
+    # -- replay and input pipeline ---------------------------------------------------------
+    def make_queue(self) -> queue.Queue:
+        """The bounded queue from the actors to the replay."""
+        return queue.Queue(maxsize=self.config.queue_chunks)
+
+    def make_replay(self, warmup: int | None = None) -> tuple[ReplayRing, RateLimiter]:
+        """The replay ring and the rate limiter that holds the replay ratio."""
+        cfg = self.config
+        ring = ReplayRing(cfg.replay_capacity, self.game.obs_shape, self.game.num_actions)
+        warmup = cfg.warmup_transitions if warmup is None else warmup
+        return ring, RateLimiter(cfg.replay_ratio, warmup, cfg.replay_tolerance())
+
+    def make_feed(
+        self, in_queue: queue.Queue, ring: ReplayRing, limiter: RateLimiter, stop
+    ) -> ReplayFeed:
+        """The generator that owns the ring and yields elements of K batches."""
+        from boardq.dataset import ReplayFeed
+
+        cfg = self.config
+        return ReplayFeed(
+            in_queue,
+            ring,
+            limiter,
+            cfg.batch_size,
+            stop,
+            cfg.seed,
+            self.game.symmetries if cfg.augment_symmetries else (),
+            batches_per_element=cfg.steps_per_call,
+        )
+
+    def make_dataset_iterator(self, feed: ReplayFeed, learner: Learner) -> Iterator:
+        """`from_generator` over the feed, prefetched: what `Learner.train` takes from."""
+        from boardq.dataset import make_dataset
+
+        return iter(make_dataset(feed, learner.element_spec))
+
+    # -- learner -------------------------------------------------------------------------
+    def make_learner(self) -> Learner:
+        """Networks, optimizer and compiled functions, traced (main thread only)."""
+        from boardq.learner import Learner, configure_threads
+
+        configure_threads(self.config)
+        learner = Learner(self.config, self.game.obs_shape, self.game.num_actions)
+        learner.warm_up()
+        return learner
+
+    def make_learner_loop(
+        self, learner: Learner, sources: Mapping[str, Source], start_step: int = 0
+    ) -> LearnerLoop:
+        """The learner thread's loop over `sources` (see `LearnerLoop`)."""
+        cfg = self.config
+        return LearnerLoop(
+            learner,
+            sources,
+            steps_per_call=cfg.steps_per_call,
+            publish_every=cfg.publish_every_steps,
+            start_step=start_step,
+            budget_steps=cfg.budget_steps,
+        )
+
+
+def publish_due(before: int, after: int, every: int) -> bool:
+    """Whether a call that took the step count from `before` to `after` reached a
+    multiple of `every` (a snapshot for the actors is then due)."""
+    return after // every > before // every
+
+
+class LearnerLoop:
+    """The learner thread: one compiled call of up to K train steps per turn.
+
+    After each call a snapshot is published for the actors when the call reached a
+    multiple of `publish_every`. The call's time is split into waiting for data (timed
+    inside the graph) and busy. Sources are functions `(steps) -> metrics`:
+    `Learner.train` on an iterator, or `Learner.train_on` an element on the device;
+    `mode` names the one in use (the benchmark switches it from another thread).
+
+    Args:
+      learner: the learner.
+      sources: name -> source.
+      steps_per_call: K.
+      publish_every: train steps between snapshots.
+      start_step: the train step count so far (a resumed run's).
+      budget_steps: stop at this many train steps (0: no limit); the last call takes
+        fewer steps so the budget is exact.
+    """
+
+    def __init__(
+        self,
+        learner: Learner,
+        sources: Mapping[str, Source],
+        steps_per_call: int,
+        publish_every: int,
+        start_step: int = 0,
+        budget_steps: int = 0,
+    ):
+        self._learner = learner
+        self._sources = dict(sources)
+        self._k = steps_per_call
+        self._publish_every = publish_every
+        self._budget = budget_steps
+        self.mode = next(iter(self._sources))
+        # Counted in Python: reading the step variable would wait for the device.
+        self.steps = start_step
+        self.busy_sec = dict.fromkeys(self._sources, 0.0)
+        self.wait_sec = dict.fromkeys(self._sources, 0.0)
+        self.metrics: Mapping[str, tf.Tensor] = {}
+
+    def steps_left(self) -> int | None:
+        """Train steps the budget leaves (None: no step budget)."""
+        return max(0, self._budget - self.steps) if self._budget else None
+
+    def call(self) -> bool:
+        """One compiled call; False when the budget is spent or the source ended."""
+        import tensorflow as tf
+
+        left = self.steps_left()
+        steps = self._k if left is None else min(self._k, left)
+        if steps == 0:
+            return False
+        mode = self.mode
+        t0 = time.perf_counter()
+        try:
+            metrics = dict(self._sources[mode](steps))
+        except tf.errors.OutOfRangeError:  # the pipeline ended (shutdown)
+            return False
+        elapsed = time.perf_counter() - t0
+        wait = float(metrics.pop("data_wait_sec"))  # on the host: no device sync
+        before, self.steps = self.steps, self.steps + steps
+        if publish_due(before, self.steps, self._publish_every):
+            self._learner.publish()
+        self.wait_sec[mode] += wait
+        self.busy_sec[mode] += elapsed - wait
+        self.metrics = metrics
+        return True
+
+    def run(self, stop, after_call: Callable[[], None] | None = None) -> None:
+        """Calls until `stop` is set, the budget is spent (then sets `stop`) or the
+        source ends; `after_call` runs after each call (no train step runs then)."""
+        while not stop.is_set():
+            if not self.call():
+                if self.steps_left() == 0:
+                    stop.set()
+                return
+            if after_call is not None:
+                after_call()

@@ -1,0 +1,83 @@
+"""Where the trainer's transitions come from: actor threads here, or actor processes.
+
+A collection gives the trainer the threads to start and the figures it logs; the
+actors themselves are built by the `Builder`. `LocalCollection` holds actor threads
+in this process; `boardq.remote.RemoteCollection` drives actor processes on Ray.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from boardq.actor import Actor
+
+__all__ = ["Collection", "LocalCollection"]
+
+
+class Collection(Protocol):
+    """The actors as the trainer sees them."""
+
+    def targets(self, stop) -> list[tuple[str, Callable[[], None]]]:
+        """(thread name, worker) pairs to start under the coordinator."""
+        ...
+
+    def transitions(self) -> int:
+        """Transitions delivered to the queue so far."""
+        ...
+
+    def games(self) -> int:
+        """Games finished so far."""
+        ...
+
+    def mean_version(self) -> float:
+        """The mean snapshot version the actors act with (for the policy lag)."""
+        ...
+
+    def metrics(self) -> dict[str, Any]:
+        """Further figures to log (time spent, restarts)."""
+        ...
+
+    def events(self) -> list[str]:
+        """News for people since the last call (an actor process restarted)."""
+        ...
+
+    def close(self) -> None:
+        """Releases what the collection holds (processes); safe to call twice."""
+        ...
+
+
+class LocalCollection:
+    """Actor threads in this process (the default)."""
+
+    def __init__(self, actors: Sequence[Actor]):
+        self.actors = list(actors)
+
+    def targets(self, stop) -> list[tuple[str, Callable[[], None]]]:
+        return [(a.name, functools.partial(a.run, stop)) for a in self.actors]
+
+    def transitions(self) -> int:
+        return sum(a.stats.transitions for a in self.actors)
+
+    def games(self) -> int:
+        return sum(a.stats.games for a in self.actors)
+
+    def mean_version(self) -> float:
+        return float(np.mean([a.stats.version for a in self.actors]))
+
+    def metrics(self) -> dict[str, Any]:
+        stats = [a.stats for a in self.actors]
+        return {
+            "actor_infer_sec": sum(s.infer_sec for s in stats),
+            "actor_step_sec": sum(s.step_sec for s in stats),
+            "actor_queue_sec": sum(s.queue_sec for s in stats),
+        }
+
+    def events(self) -> list[str]:
+        return []
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,138 @@
+"""Argument parsing shared by every command: value parsers and the settings' options.
+
+The training settings' options are generated from the fields of `TrainConfig` and
+`NetworkConfig` here, in one place: each flag is the field's name with dashes, shown
+in its group (`boardq.config.GROUPS`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import typing
+from collections.abc import Callable
+from typing import Any
+
+from boardq.config import GROUPS, NetworkConfig, TrainConfig
+from boardq.errors import EXIT_USAGE
+
+__all__ = [
+    "Parser",
+    "add_config_options",
+    "config_from_args",
+    "list_of",
+    "number",
+    "parse_bool",
+    "parse_sizes",
+]
+
+
+class Parser(argparse.ArgumentParser):
+    """Prints usage errors as one line (and where to look for help)."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def parse_bool(text: str) -> bool:
+    """true/false, yes/no, on/off, 1/0 (any case)."""
+    value = text.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
+def number(kind: type, minimum: float | None = None) -> Callable[[str], Any]:
+    """A parser of whole numbers (`int`) or numbers (`float`), at least `minimum`."""
+
+    def parse(text: str):
+        noun = "whole number" if kind is int else "number"
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a {noun}, got {text!r}") from None
+        if value != value:  # NaN
+            raise argparse.ArgumentTypeError(f"expected a {noun}, got {text!r}")
+        if minimum is not None and value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a {noun} >= {minimum:g}, got {text!r}")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def parse_sizes(text: str) -> tuple[int, ...]:
+    """Comma-separated layer sizes such as 256,256 ("none" or empty: no layers)."""
+    text = text.strip().lower()
+    if text in {"", "none"}:
+        return ()
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated whole numbers such as 256,256, got {text!r}"
+        ) from None
+    if any(s < 1 for s in sizes):
+        raise argparse.ArgumentTypeError(f"layer sizes must be >= 1, got {text!r}")
+    return sizes
+
+
+def list_of(parse: Callable[[str], Any], what: str) -> Callable[[str], tuple]:
+    """A parser of comma-separated values, each parsed by `parse` (at least one)."""
+
+    def parse_list(text: str) -> tuple:
+        try:
+            values = tuple(parse(part.strip()) for part in text.split(",") if part.strip())
+        except (ValueError, argparse.ArgumentTypeError):
+            raise argparse.ArgumentTypeError(
+                f"expected comma-separated {what}, got {text!r}"
+            ) from None
+        if not values:
+            raise argparse.ArgumentTypeError(f"expected at least one value, got {text!r}")
+        return values
+
+    return parse_list
+
+
+def _parser_for(hint: Any) -> Callable[[str], Any]:
+    if hint is bool:
+        return parse_bool
+    if hint in (int, float):
+        return number(hint)
+    if hint is str:
+        return str
+    if typing.get_origin(hint) is tuple:
+        return parse_sizes
+    raise TypeError(f"unsupported option type {hint!r}")
+
+
+def add_config_options(parser: argparse.ArgumentParser) -> None:
+    """One option per settings field, in its group; unset options keep the preset's."""
+    groups = {
+        key: parser.add_argument_group(f"{title} (default: the game's preset)")
+        for key, title in GROUPS.items()
+    }
+    for cls in (TrainConfig, NetworkConfig):
+        hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            meta = f.metadata
+            if "help" not in meta or meta.get("cli") is False:
+                continue
+            groups[meta["group"]].add_argument(
+                "--" + f.name.replace("_", "-"),
+                dest=f.name,
+                type=_parser_for(hints[f.name]),
+                default=argparse.SUPPRESS,
+                metavar="BOOL" if hints[f.name] is bool else f.name.upper(),
+                help=meta["help"],
+            )
+
+
+def config_from_args(base: TrainConfig, args: argparse.Namespace) -> TrainConfig:
+    """The base config with every settings option the user gave applied."""
+    names = {f.name for f in dataclasses.fields(TrainConfig)}
+    names |= {f.name for f in dataclasses.fields(NetworkConfig)}
+    changes = {k: v for k, v in vars(args).items() if k in names and k != "game"}
+    return base.replace(**changes)

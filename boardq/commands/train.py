@@ -1,0 +1,94 @@
+"""`boardq train GAME`: trains a self-play agent; every setting is an option."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from boardq.commands.args import add_config_options, config_from_args
+from boardq.config import NetworkConfig, TrainConfig
+from boardq.errors import EXIT_INTERRUPTED, RunDirError
+
+__all__ = ["add_command", "resolve_config", "run"]
+
+
+def add_command(sub) -> None:
+    """Registers `boardq train`."""
+    p = sub.add_parser(
+        "train",
+        help="train a self-play agent",
+        description="Train a self-play deep Q-learning agent. Writes a run directory "
+        "(config, checkpoints, agent.npz, TensorBoard logs) under --out-dir/GAME/.",
+    )
+    p.add_argument("game", help="game to train (tictactoe, connect_four)")
+    p.add_argument(
+        "--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its last checkpoint"
+    )
+    p.add_argument(
+        "--show-config",
+        action="store_true",
+        help="print the settings this run would use as JSON and exit",
+    )
+    add_config_options(p)
+    # TensorFlow is imported only once the settings are known to be good.
+    p.set_defaults(func=run, needs_tensorflow=False)
+
+
+def resolve_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
+    """The validated settings and the game: the preset (or the resumed run's settings)
+    with the options applied. A resumed run's network cannot change."""
+    from boardq.checkpointing import read_run_config
+    from games import get_game
+
+    game = get_game(args.game)
+    base = read_run_config(args.resume) if args.resume else game.preset
+    if base.game != game.name:
+        raise RunDirError(f"{args.resume} is a {base.game} run, not a {game.name} run")
+    config = config_from_args(base, args)
+    if args.resume and config.network != base.network:
+        changed = [
+            f.name
+            for f in dataclasses.fields(NetworkConfig)
+            if getattr(config.network, f.name) != getattr(base.network, f.name)
+        ]
+        raise RunDirError(f"cannot change the network of an existing run ({', '.join(changed)})")
+    return config.validate(), game
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs `boardq train`; returns the exit code."""
+    config, game = resolve_config(args)
+    if args.show_config:
+        print(config.to_json())
+        return 0
+    from boardq._quiet import import_tensorflow_quietly
+
+    import_tensorflow_quietly()
+    from boardq.checkpointing import CONFIG_FILE, atomic_write_text
+    from boardq.loggers import TerminalLogger
+    from boardq.trainer import Trainer
+
+    trainer = Trainer(config, game, resume_dir=args.resume)
+    trainer.build()
+    if args.resume:
+        atomic_write_text(Path(args.resume) / CONFIG_FILE, config.to_json())
+    terminal = TerminalLogger(f"boardq train {game.name}")
+    try:
+        result = trainer.run([terminal], say=terminal.message)
+    finally:
+        terminal.close()
+    m = result.metrics
+    print(
+        f"{'interrupted' if result.interrupted else 'finished'}: "
+        f"{m['train_steps']:,} train steps, {m['transitions']:,} transitions, "
+        f"{m['games']:,} games in {m['elapsed_sec']:.0f}s; "
+        f"peak memory {m['peak_rss_mb']:.0f} MB (replay {m['replay_mb']:.0f} MB)"
+    )
+    print(f"run written to {result.run_dir}")
+    print(f"agent: {result.run_dir / 'agent.npz'}")
+    if result.interrupted:
+        print(f"resume with: boardq train {game.name} --resume {result.run_dir}")
+        return EXIT_INTERRUPTED
+    return 0

@@ -1,0 +1,93 @@
+"""What a run keeps across restarts: the learner's checkpoint, the run's counters and the
+exported agent (TensorFlow; the run directory's layout is in `boardq.checkpointing`)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import tensorflow as tf
+
+from boardq.agent import export_agent
+from boardq.checkpointing import AGENT_FILE, CHECKPOINT_DIR
+from boardq.config import TrainConfig
+from boardq.errors import RunDirError
+from boardq.learner import Learner
+from games.game import Game
+
+__all__ = ["RunState"]
+
+
+class RunState:
+    """Checkpoints of a learner and the run's counters (transitions, games, seconds).
+
+    After `restore` (or for a new run, at once) the `base_*` attributes hold what the
+    run had done before this process started.
+
+    Args:
+      learner: the learner whose networks, optimizer and step are saved.
+      game: the game (for the exported agent).
+      config: the run's settings (for the exported agent's network).
+      run_dir: the run directory.
+    """
+
+    def __init__(self, learner: Learner, game: Game, config: TrainConfig, run_dir: Path):
+        self._learner = learner
+        self._game = game
+        self._config = config
+        self.run_dir = Path(run_dir)
+        self._transitions = tf.Variable(0, dtype=tf.int64, trainable=False)
+        self._games = tf.Variable(0, dtype=tf.int64, trainable=False)
+        self._elapsed = tf.Variable(0.0, dtype=tf.float64, trainable=False)
+        self._checkpoint = tf.train.Checkpoint(
+            **learner.checkpoint_objects(),
+            transitions=self._transitions,
+            games=self._games,
+            elapsed_sec=self._elapsed,
+        )
+        self._manager = tf.train.CheckpointManager(
+            self._checkpoint, str(self.run_dir / CHECKPOINT_DIR), max_to_keep=3
+        )
+        self._read_bases()
+
+    def _read_bases(self) -> None:
+        self.base_steps = int(self._learner.step.numpy())
+        self.base_transitions = int(self._transitions.numpy())
+        self.base_games = int(self._games.numpy())
+        self.base_elapsed = float(self._elapsed.numpy())
+
+    def restore(self) -> None:
+        """Restores the newest checkpoint.
+
+        Raises:
+          RunDirError: there is none, or it does not fit this game and network.
+        """
+        latest = self._manager.latest_checkpoint
+        if latest is None:
+            raise RunDirError(f"{self.run_dir} has no checkpoint to resume from")
+        try:
+            self._checkpoint.restore(latest).assert_existing_objects_matched()
+        except (ValueError, AssertionError, tf.errors.OpError) as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise RunDirError(
+                f"checkpoint {latest} does not fit this game and network: {first}"
+            ) from None
+        self._read_bases()
+
+    def save(self, transitions: int, games: int, elapsed_sec: float) -> Path:
+        """Writes a checkpoint and the exported agent; call where no train step runs."""
+        self._transitions.assign(transitions)
+        self._games.assign(games)
+        self._elapsed.assign(elapsed_sec)
+        step = int(self._learner.step.numpy())
+        path = self._manager.save(checkpoint_number=step)
+        export_agent(
+            self.run_dir / AGENT_FILE,
+            self._game.name,
+            self._config.network,
+            self._game.obs_shape,
+            self._game.num_actions,
+            self._learner.online.get_weights(),
+            info={"train_step": step, "transitions": transitions, "saved": time.time()},
+        )
+        return Path(path)
