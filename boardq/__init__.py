@@ -11,7 +11,10 @@ from typing import Any
 __all__ = ["Agent", "NetworkConfig", "TrainConfig", "__version__"]
 __version__ = "0.1.0"
 
+from boardq._quiet import quiet_tensorflow_imports  # noqa: E402
 from boardq.config import NetworkConfig, TrainConfig  # noqa: E402
+
+quiet_tensorflow_imports()
 
 
 def __getattr__(name: str) -> Any:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from boardq.actor import ActFn, Actor
+from boardq.collection import Collection, LocalCollection
 from boardq.config import TrainConfig
 from boardq.gamebatch import EnvGames, GameBatch
 from boardq.replay import RateLimiter, ReplayRing
@@ -100,7 +101,46 @@ class Builder:
             for i in range(cfg.actor_threads)
         ]
 
+    def make_collection(
+        self,
+        learner: Learner,
+        out_queue,
+        epsilon_fn: Callable[[], float],
+        admit: Callable[[int, Any], bool] | None,
+    ) -> Collection:
+        """The actors of the run: threads here, or `actor_processes` processes on Ray.
+
+        Args:
+          learner: its snapshots are what the actors act with.
+          out_queue: the bounded queue to the replay.
+          epsilon_fn: the exploration rate now.
+          admit: the replay-ratio limiter's admission, or None (collect freely).
+        """
+        if self.config.actor_processes:
+            from boardq.remote import RemoteCollection
+
+            return RemoteCollection(self, learner, out_queue, epsilon_fn, admit)
+        act_fn = self.make_policy(learner.q_function, learner.snapshots)
+        return LocalCollection(self.make_actors(act_fn, out_queue, epsilon_fn, admit))
+
     # -- replay and input pipeline ---------------------------------------------------------
+    def replay_tolerance(self) -> float:
+        """How far, in samples, training may run ahead of or behind the replay ratio.
+
+        Room for the moves the actors may have been admitted for and not delivered yet
+        (a step of every game of every thread; with actor processes, every request in
+        flight), times the ratio, and for a few of the learner's elements
+        (`steps_per_call` batches each), so neither side can wait for the other forever.
+        """
+        cfg = self.config
+        if cfg.actor_processes:
+            from boardq.remote import moves_in_flight
+
+            slack = moves_in_flight(cfg)
+        else:
+            slack = cfg.actor_threads * cfg.games_per_thread
+        return cfg.replay_ratio * slack + (cfg.steps_per_call + 4) * cfg.batch_size
+
     def make_queue(self) -> queue.Queue:
         """The bounded queue from the actors to the replay."""
         return queue.Queue(maxsize=self.config.queue_chunks)
@@ -110,7 +150,7 @@ class Builder:
         cfg = self.config
         ring = ReplayRing(cfg.replay_capacity, self.game.obs_shape, self.game.num_actions)
         warmup = cfg.warmup_transitions if warmup is None else warmup
-        return ring, RateLimiter(cfg.replay_ratio, warmup, cfg.replay_tolerance())
+        return ring, RateLimiter(cfg.replay_ratio, warmup, self.replay_tolerance())
 
     def make_feed(
         self, in_queue: queue.Queue, ring: ReplayRing, limiter: RateLimiter, stop
@@ -162,8 +202,11 @@ class Builder:
 
 
 def publish_due(before: int, after: int, every: int) -> bool:
-    """Whether a call that took the step count from `before` to `after` reached a
-    multiple of `every` (a snapshot for the actors is then due)."""
+    """Whether a snapshot for the actors is due after a call.
+
+    It is when the call took the step count from `before` to `after` across a
+    multiple of `every`.
+    """
     return after // every > before // every
 
 
@@ -236,8 +279,10 @@ class LearnerLoop:
         return True
 
     def run(self, stop, after_call: Callable[[], None] | None = None) -> None:
-        """Calls until `stop` is set, the budget is spent (then sets `stop`) or the
-        source ends; `after_call` runs after each call (no train step runs then)."""
+        """Calls until `stop` is set, the budget is spent (then sets `stop`) or the data ends.
+
+        `after_call` runs after each call (no train step runs then).
+        """
         while not stop.is_set():
             if not self.call():
                 if self.steps_left() == 0:

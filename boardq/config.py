@@ -232,16 +232,6 @@ class TrainConfig:
                 raise ConfigError(f"network layer sizes must be >= 1, got {units}")
         return self
 
-    def replay_tolerance(self) -> float:
-        """How far, in samples, training may run ahead of or behind the replay ratio.
-
-        Room for every actor thread's step (a chunk of about one transition per game,
-        times the ratio) and for a few of the learner's elements (`steps_per_call`
-        batches each) on either side, so neither side can wait for the other forever.
-        """
-        games = self.actor_threads * self.games_per_thread * max(1, self.actor_processes)
-        return self.replay_ratio * games + (self.steps_per_call + 4) * self.batch_size
-
     def resolved_intra_op_threads(self) -> int:
         """The compute threads to use: the setting, or the cores actor threads leave.
 

@@ -1,6 +1,6 @@
 """The input pipeline: replay memory -> groups of whole batches -> from_generator -> prefetch.
 
-The generator is the only owner of the replay ring: it drains the agents' queue into
+The generator is the only owner of the replay ring: it drains the actors' queue into
 the ring and, when the replay ratio allows, yields fixed-shape numpy elements of K
 whole batches (the learner's `steps_per_call`). It never calls TensorFlow (a
 tf.function inside the generator can hang).
@@ -32,7 +32,7 @@ class ReplayFeed:
     rate limiter allows all K*B samples at once.
 
     Args:
-      in_queue: chunks of transitions from the agents.
+      in_queue: chunks of transitions from the actors.
       ring: the replay memory (owned by this feed's thread once it runs).
       limiter: holds the replay ratio.
       batch_size: transitions per batch.

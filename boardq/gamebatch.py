@@ -42,9 +42,11 @@ class GameBatch(Protocol):
     num_actions: int
 
     def observe(self) -> tuple[np.ndarray, np.ndarray]:
-        """int8 planes [M, *obs_shape] and bool legal moves [M, A] of the players to
-        move, as PettingZoo's `observe` gives them. The arrays belong to the batch and
-        change at the next `step`: copy what must outlive it."""
+        """The players to move: int8 planes [M, *obs_shape] and bool legal moves [M, A].
+
+        As PettingZoo's `observe` gives them. The arrays belong to the batch and change
+        at the next `step`: copy what must outlive it.
+        """
         ...
 
     def step(self, actions: np.ndarray) -> Outcome:

@@ -35,8 +35,10 @@ def configure_threads(config: TrainConfig) -> bool:
 def tensor_specs(
     batch_dims: Sequence[int], obs_shape: Sequence[int], num_actions: int
 ) -> dict[str, tf.TensorSpec]:
-    """Tensor specs of the batch schema (`transitions.SCHEMA`) with leading `batch_dims`:
-    [B] for one batch, [K, B] for an element of K batches."""
+    """Tensor specs of the batch schema (`transitions.SCHEMA`) with leading `batch_dims`.
+
+    [B] for one batch, [K, B] for an element of K batches.
+    """
     return {
         name: tf.TensorSpec([*batch_dims, *shape], tf.as_dtype(dtype))
         for name, (shape, dtype) in column_shapes(obs_shape, num_actions).items()
@@ -177,7 +179,7 @@ class Learner:
         return count
 
     def train(self, iterator, steps: int | None = None) -> dict[str, tf.Tensor]:
-        """Up to `steps_per_call` updates in one compiled call.
+        """Up to `steps_per_call` train steps in one compiled call.
 
         Takes one element of `element_spec` (K = `steps_per_call` batches) from the
         iterator inside the graph, so the input pipeline costs the learner no Python,

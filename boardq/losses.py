@@ -70,7 +70,8 @@ def td_loss(
     """The Double DQN loss of one batch (call it under the GradientTape).
 
     Args:
-      online, target: the networks, planes [B, ...] -> Q-values [B, A].
+      online: the online network, planes [B, ...] -> Q-values [B, A].
+      target: the target network, likewise.
       batch: the columns of `boardq.transitions.SCHEMA`.
       huber_delta: the Huber loss threshold.
 

@@ -1,4 +1,4 @@
-"""Q-networks and the compiled, read-only forward pass the agents act with."""
+"""Q-networks and the compiled, read-only forward pass the actors act with."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def build_q_network(
 class QFunction:
     """The compiled forward pass over an explicit, immutable set of weights.
 
-    Agents call it with a published snapshot (a tuple of tensors), never with the
+    Actors call it with a published snapshot (a tuple of tensors), never with the
     learner's variables, so a forward pass cannot see half of an update. One trace,
     made on the main thread by `warm_up` before any worker thread starts.
     """

@@ -58,7 +58,7 @@ class RateLimiter:
 
     The reverb `SampleToInsertRatio` rule: with diff = ratio * (inserted - warmup)
     - sampled, inserts wait while diff would exceed +tolerance and samples wait while
-    it would fall below -tolerance, so neither a slow learner nor slow agents change
+    it would fall below -tolerance, so neither a slow learner nor slow actors change
     how many times each transition is trained on. Every wait has a timeout and
     returns False when `stop` is set or the time runs out; callers loop.
     """

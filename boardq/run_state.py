@@ -1,5 +1,8 @@
-"""What a run keeps across restarts: the learner's checkpoint, the run's counters and the
-exported agent (TensorFlow; the run directory's layout is in `boardq.checkpointing`)."""
+"""What a run keeps across restarts.
+
+The learner's checkpoint, the run's counters and the exported agent (TensorFlow; the
+run directory's layout is in `boardq.checkpointing`).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Versioned weight snapshots: the learner publishes, agents read (threading only)."""
+"""Versioned weight snapshots: the learner publishes, actors read (threading only)."""
 
 from __future__ import annotations
 

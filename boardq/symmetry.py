@@ -181,8 +181,11 @@ class PermutationAugment:
 def make_augmenter(
     symmetries: Sequence[Symmetry], obs_shape: Sequence[int]
 ) -> Callable[[dict[str, np.ndarray], np.random.Generator], dict[str, np.ndarray]]:
-    """The augmentation for these symmetries: the permutation fast path where it
-    applies, `augment` otherwise, nothing for one symmetry or none."""
+    """The augmentation for these symmetries.
+
+    The permutation fast path where it applies, `augment` otherwise, nothing for one
+    symmetry or none.
+    """
     if len(symmetries) <= 1:
         return lambda batch, rng: batch
     fast = PermutationAugment.try_build(symmetries, obs_shape)

@@ -75,6 +75,8 @@ class Trainer:
         try:
             self._build()
         except BaseException:
+            if hasattr(self, "collection"):
+                self.collection.close()
             self.lock.release()
             raise
         self.built = True
@@ -97,23 +99,13 @@ class Trainer:
         self.feed = builder.make_feed(self.queue, self.ring, self.limiter, self.stop)
         self._iterator = builder.make_dataset_iterator(self.feed, self.learner)
         self.act_fn = builder.make_policy(self.learner.q_function, self.learner.snapshots)
-        self.collection = self._make_collection()
+        admit = functools.partial(self.limiter.await_insert, timeout=0.1)
+        self.collection = builder.make_collection(self.learner, self.queue, self.epsilon, admit)
         self.loop = builder.make_learner_loop(
             self.learner,
             {"replay": functools.partial(self.learner.train, self._iterator)},
             start_step=self.state.base_steps,
         )
-
-    def _make_collection(self):
-        admit = functools.partial(self.limiter.await_insert, timeout=0.1)
-        if self.config.actor_processes:
-            from boardq.remote import RemoteCollection
-
-            return RemoteCollection(self.builder, self.learner, self.queue, self.epsilon, admit)
-        from boardq.collection import LocalCollection
-
-        actors = self.builder.make_actors(self.act_fn, self.queue, self.epsilon, admit)
-        return LocalCollection(actors)
 
     # -- what the threads share ------------------------------------------------------------
     def collected(self) -> int:
@@ -242,8 +234,10 @@ class Trainer:
             self.close()
 
     def close(self) -> None:
-        """Releases the run directory and the actor processes (`run` does this itself;
-        call it after a `build` that is not followed by `run`)."""
+        """Releases the run directory and the actor processes.
+
+        `run` does this itself; call it after a `build` that is not followed by `run`.
+        """
         if self.built:
             self.collection.close()
             self.lock.release()

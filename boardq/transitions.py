@@ -202,8 +202,8 @@ class NStepBatch:
         Args:
           reward: [M] each mover's reward for its move.
           done: [M] the game ended with the move.
-          next_obs, next_mask: [M, ...] the next player's view in each game (ignored
-            where done).
+          next_obs: [M, ...] the next player's planes in each game (ignored where done).
+          next_mask: [M, A] the next player's legal moves (ignored where done).
         """
         slot = self._t % self._n
         self._reward[slot] = reward

@@ -33,7 +33,7 @@ class Rules(Protocol):
         ...
 
     def legal_mask(self, board: np.ndarray) -> np.ndarray:
-        """bool [num_actions]: the legal moves."""
+        """Bool [num_actions]: the legal moves."""
         ...
 
     def apply(self, board: np.ndarray, action: int) -> np.ndarray:

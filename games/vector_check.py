@@ -25,7 +25,7 @@ __all__ = [
 
 
 def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """int [M]: a uniformly random legal action per row of the bool mask [M, A].
+    """Int [M]: a uniformly random legal action per row of the bool mask [M, A].
 
     Keys in [0, 1) plus the mask put every legal action above every illegal one.
     """

@@ -1,19 +1,18 @@
-"""The benchmark: throughput of every stage of training, and GPU utilization.
+"""The benchmark: the throughput of every stage of training, and GPU utilization.
 
-Stages, each measured on its own with the code that trains:
+Stages, each measured with the code that trains (built by `boardq.builder.Builder`):
 
-1. the game alone (PettingZoo random play, one thread);
-2. self-play collection (Actor threads, batched inference);
-3. the learner's ceiling (train steps on a batch already on the device);
-4. the fed learner (queue, replay, from_generator, prefetch);
+1. random play: PettingZoo's own loop, and the game's vectorized rules;
+2. self-play collection, learner off: vectorized rules against PettingZoo stepping;
+3. actor processes on Ray, 1..P of them, learner off;
+4. the learner on an element already on the device (ceiling), fed by the real input
+   pipeline, and fed by a tf.data pipeline that repeats one element (floor);
 5. full training (the Trainer at the preset's replay ratio);
-6. GPU utilization through NVML, sampled in the background over every stage;
-7. the seeds' recipe as the baseline, in the same run.
+6. the naive implementation of the design card, as the baseline;
+7. GPU (NVML) and CPU utilization, sampled in the background over every stage.
 
-`boardq.bench` is the command; `run_benchmark` the entry point for code.
+`boardq.commands.bench` is the command; `run_benchmark` the entry point for code.
 """
-
-from __future__ import annotations
 
 from boardq.benchmark.runner import TARGETS, BenchSettings, Durations, run_benchmark
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardq.benchmark.stats import Window, max_in_windows, mean_in_windows
+from boardq.benchmark.measure import Window, max_in_windows, mean_in_windows
 
 __all__ = ["NVML_NOTE", "GpuStatus", "UtilizationMonitor", "load_nvml", "read_proc_stat"]
 

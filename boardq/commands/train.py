@@ -37,8 +37,11 @@ def add_command(sub) -> None:
 
 
 def resolve_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
-    """The validated settings and the game: the preset (or the resumed run's settings)
-    with the options applied. A resumed run's network cannot change."""
+    """The validated settings and the game.
+
+    The preset (or the resumed run's settings) with the options applied; a resumed
+    run's network cannot change.
+    """
     from boardq.checkpointing import read_run_config
     from games import get_game
 

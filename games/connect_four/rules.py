@@ -43,12 +43,13 @@ class ConnectFourRules(LineRules):
         return int(empty_rows[-1])
 
     def legal_mask(self, board: np.ndarray) -> np.ndarray:
-        """bool (7,) by action: the columns whose top cell is empty."""
+        """Bool (7,) by action: the columns whose top cell is empty."""
         return self.checked(board)[0] == 0
 
     def apply(self, board: np.ndarray, action: int) -> np.ndarray:
-        """Drops a piece of the mover (+1) in column `action`; returns the board seen by
-        the next mover.
+        """Drops a piece of the mover (+1) in column `action`.
+
+        Returns the board seen by the next mover.
 
         Raises:
             ValueError: the column is out of range or full.

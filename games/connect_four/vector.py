@@ -29,7 +29,7 @@ _DIRECTIONS = (1, _STRIDE, _STRIDE - 1, _STRIDE + 1)
 
 
 def _four_in_a_row(board: np.ndarray) -> np.ndarray:
-    """bool [M]: the int64 bitboards holding four pieces in a line."""
+    """Bool [M]: the int64 bitboards holding four pieces in a line."""
     found = np.zeros_like(board)
     for shift in _DIRECTIONS:
         pairs = board & (board >> shift)

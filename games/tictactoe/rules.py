@@ -54,7 +54,7 @@ class TicTacToeRules(LineRules):
         return col * self.rows + row
 
     def legal_mask(self, board: np.ndarray) -> np.ndarray:
-        """bool (9,) by action: the empty cells (like PettingZoo, blind to a finished game)."""
+        """Bool (9,) by action: the empty cells (like PettingZoo, blind to a finished game)."""
         return (self.checked(board).T == 0).reshape(self.num_actions)
 
     def apply(self, board: np.ndarray, action: int) -> np.ndarray:

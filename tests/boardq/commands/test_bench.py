@@ -10,30 +10,29 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 STAGES = {
     "random_play",
+    "vector_play",
     "collection",
+    "collection_pettingzoo",
+    "processes",
     "learner_ceiling",
     "fed_learner",
     "training",
-    "baseline_collection",
-    "baseline_learner_ceiling",
-    "baseline_fed_learner",
-    "baseline_training",
+    "naive_collection",
+    "naive_learning",
 }
 
 
-def run(*args, timeout=240):
+def run(*args, timeout=300, code=None):
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "COLUMNS": "120"}
-    return subprocess.run(
-        [sys.executable, "-m", "boardq", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-        cwd=ROOT,
+    command = (
+        [sys.executable, "-c", code, *args] if code else [sys.executable, "-m", "boardq", *args]
     )
+    return subprocess.run(
+        command, capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT
+    )  # fmt: skip
 
 
 def test_bench_runs_every_stage_and_writes_its_outputs(tmp_path):
@@ -44,49 +43,63 @@ def test_bench_runs_every_stage_and_writes_its_outputs(tmp_path):
     assert set(report["stages"]) == STAGES
     for key in STAGES - {"training"}:  # training may be too short at this scale
         assert report["stages"][key]["rate"] > 0, key
-    assert set(report["targets"]) == {
-        "collection_vs_baseline",
-        "collection_vs_random_play",
-        "fed_vs_ceiling",
-    }
+    assert set(report["stages"]["processes"]["by_processes"]) == {"1", "2"}
+    assert report["ratios"]["feed"] > 0
     assert out.with_suffix(".png").read_bytes()[:4] == b"\x89PNG"
-    text = result.stdout
-    assert "required figures" in text and "self-play collection" in text
+    assert "comparisons" in result.stdout and "self-play collection" in result.stdout
     if not report["gpu"]["available"]:  # the no-GPU path, for real on a CPU machine
-        assert "no GPU" in text
+        assert "no GPU" in result.stdout
         assert report["stages"]["collection"]["utilization"]["gpu"] is False
+
+
+NO_MATPLOTLIB = """
+import builtins, sys
+real = builtins.__import__
+def blocked(name, *a, **k):
+    if name == "matplotlib" or name.startswith("matplotlib."):
+        raise ImportError("No module named 'matplotlib'")
+    return real(name, *a, **k)
+builtins.__import__ = blocked
+from boardq.commands import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_without_matplotlib_the_table_and_json_are_still_written(tmp_path):
+    out = tmp_path / "r.json"
+    args = ["bench", "connect_four", "--quick", "--time-scale", "0.3", "--no-processes",
+            "--no-training", "--no-naive", "--out", str(out)]  # fmt: skip
+    result = run(*args, code=NO_MATPLOTLIB)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "no plot: matplotlib is not installed" in result.stdout
+    assert json.loads(out.read_text())["stages"]["collection"]["rate"] > 0
+    assert not out.with_suffix(".png").exists()
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["nosuchgame"], "unknown game"),
-        (["tictactoe", "--threads", "0"], "comma-separated thread counts"),
+        (["tictactoe", "--actor-threads", "0"], "comma-separated thread counts"),
         (["tictactoe", "--jit-compile", "maybe"], "true/false"),
         (["tictactoe", "--batch-size", "10000000"], "batch_size"),
+        (["tictactoe", "--actor-processes", "x"], "process counts"),
     ],
 )
 def test_bad_options_fail_fast_with_one_line(args, message):
     result = run("bench", *args, timeout=60)
     assert result.returncode in (1, 2)
-    assert message in result.stderr
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
 
 
 def test_script_has_the_same_options():
     result = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "benchmark.py"), "--help"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
     assert result.returncode == 0
-    for option in (
-        "--quick",
-        "--out",
-        "--threads",
-        "--games-per-thread",
-        "--batch-size",
-        "--jit-compile",
-    ):
+    for option in ("--quick", "--out", "--actor-threads", "--games-per-thread", "--batch-size",
+                   "--jit-compile", "--actor-processes", "--no-processes"):  # fmt: skip
         assert option in result.stdout

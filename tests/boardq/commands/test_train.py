@@ -161,3 +161,23 @@ def test_kill_and_resume_continues_from_the_checkpoint_step(tmp_path):
     assert updates == sorted(updates)
     assert f"finished: {updates[-1]:,} train steps" in r.stdout
     assert json.loads((run / "config.json").read_text())["budget_steps"] == target
+
+
+def test_a_second_training_on_a_run_in_use_refuses_with_one_line(tmp_path):
+    proc = start("train", "tictactoe", *FAST, "--budget-minutes", "10", "--out-dir", str(tmp_path))
+    try:
+        metrics = lambda: list(tmp_path.glob("tictactoe/*/metrics.jsonl"))  # noqa: E731
+        assert wait_for(lambda: metrics() and '"train_steps": ' in metrics()[0].read_text())
+        run = _run_dir(tmp_path)
+        config = (run / "config.json").read_text()
+        second = boardq("train", "tictactoe", "--resume", str(run), "--budget-minutes", "1")
+        one_line_error(second, 1, "in use by another training", f"pid {proc.pid}")
+        assert (run / "config.json").read_text() == config  # nothing written
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    # Once the first has ended, the run can be resumed.
+    third = boardq("train", "tictactoe", *FAST, "--resume", str(run), "--budget-steps", "8")
+    assert third.returncode == 0, third.stderr

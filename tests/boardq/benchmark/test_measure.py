@@ -1,0 +1,100 @@
+"""How the benchmark measures: interleaved segments, pooled rates, comparisons."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from boardq.benchmark.measure import (
+    Measured,
+    Variant,
+    Window,
+    abba_schedule,
+    max_in_windows,
+    mean_in_windows,
+    ratio,
+    run_segments,
+    target,
+)
+
+
+def test_abba_schedule():
+    assert abba_schedule(["a", "b"], 3) == ["a", "b", "b", "a", "a", "b"]
+    with pytest.raises(ValueError):
+        abba_schedule(["a"], 0)
+
+
+class Clocked:
+    """A counter that grows at `per_sec` while started, by the monotonic clock."""
+
+    def __init__(self, per_sec: float):
+        self.per_sec, self.total, self.since = per_sec, 0.0, None
+        self.starts = self.stops = 0
+
+    def read(self) -> float:
+        extra = 0.0 if self.since is None else (time.monotonic() - self.since) * self.per_sec
+        return self.total + extra
+
+    def start(self) -> None:
+        self.starts += 1
+        self.since = time.monotonic()
+
+    def stop(self) -> None:
+        self.stops += 1
+        self.total, self.since = self.read(), None
+
+
+def test_segments_interleave_and_pool_each_variants_rate():
+    fast, slow = Clocked(1000.0), Clocked(250.0)
+    variants = {
+        name: Variant({"count": c.read, "double": lambda c=c: 2 * c.read()}, c.start, c.stop)
+        for name, c in (("fast", fast), ("slow", slow))
+    }
+    out = run_segments(variants, seconds=0.2, rounds=2, trim=0.05)
+    assert fast.starts == fast.stops == 2 and slow.starts == slow.stops == 2
+    # ABBA: fast, slow, slow, fast.
+    assert out["fast"].windows[0].end <= out["slow"].windows[0].start
+    assert out["slow"].windows[1].end <= out["fast"].windows[1].start
+    for name, c in (("fast", fast), ("slow", slow)):
+        m = out[name]
+        assert len(m.windows) == 2 and len(m.counts) == 2
+        # The trim is not counted: each window is the segment less its first 0.05 s.
+        assert all(0.1 < w.seconds < 0.3 for w in m.windows)
+        assert m.rate() == pytest.approx(c.per_sec, rel=0.05)  # clock-exact counters
+        assert m.rate("double") == pytest.approx(2 * m.rate(), rel=1e-3)  # read just after
+        assert [r == pytest.approx(c.per_sec, rel=0.05) for r in m.segment_rates()] == [True] * 2
+
+
+def test_segments_stop_the_variant_when_reading_fails_and_end_on_request():
+    c = Clocked(1.0)
+
+    def broken():
+        raise RuntimeError("counter broke")
+
+    with pytest.raises(RuntimeError, match="counter broke"):
+        run_segments({"x": Variant({"n": broken}, c.start, c.stop)}, 0.1, 1, 0.0)
+    assert c.starts == c.stops == 1
+    stop = threading.Event()
+    stop.set()
+    out = run_segments({"x": Variant({"n": c.read}, c.start, c.stop)}, 0.1, 3, 0.0, stop)
+    assert out["x"].rate() is None and c.starts == 1
+    with pytest.raises(ValueError, match="trim"):
+        run_segments({"x": Variant({"n": c.read})}, 0.1, 1, 0.1)
+
+
+def test_measured_rate_of_nothing_is_none():
+    assert Measured().rate() is None
+
+
+def test_ratio_target_and_window_statistics():
+    assert ratio(3.0, 2.0) == 1.5
+    assert ratio(None, 2.0) is None and ratio(1.0, 0.0) is None and ratio(1.0, None) is None
+    assert target(0.95, 0.9) == {"value": 0.95, "at_least": 0.9, "met": True}
+    assert target(None, 0.9)["met"] is False
+    times, values = [0.0, 1.0, 2.0, 3.0], [10.0, None, 30.0, 40.0]
+    windows = [Window(0.5, 2.5)]
+    assert mean_in_windows(times, values, windows) == 30.0
+    assert max_in_windows(times, values, [Window(0.0, 3.0)]) == 40.0
+    assert mean_in_windows(times, values, [Window(5.0, 6.0)]) is None
