@@ -5,6 +5,7 @@ Layout of a run directory::
     RUN_DIR/config.json        the TrainConfig of the run
     RUN_DIR/checkpoints/       tf.train.CheckpointManager (networks, optimizer, counters)
     RUN_DIR/agent.npz          the exported agent (greedy player), see boardq.agent
+    RUN_DIR/agents/            agent-<train step>.npz: the agent kept every few minutes
     RUN_DIR/metrics.jsonl      one JSON line of metrics per progress tick
     RUN_DIR/tb/                TensorBoard event files
     RUN_DIR/.lock              held (flock) by the process training in the directory
@@ -31,6 +32,7 @@ __all__ = [
 ]
 
 CONFIG_FILE = "config.json"
+KEPT_AGENTS_DIR = "agents"
 LOCK_FILE = ".lock"
 CHECKPOINT_DIR = "checkpoints"
 AGENT_FILE = "agent.npz"

@@ -81,6 +81,13 @@ class TrainConfig:
         group="algorithm",
         help="copy the online network to the target every K train steps (0: soft updates)",
     )
+    bootstrap_epsilon: float = _setting(
+        0.0,
+        group="algorithm",
+        help="share of random moves the TD target assumes of the next player (0: its best "
+        "move, Double DQN; more: prefer positions that give a weaker opponent chances "
+        "to go wrong)",
+    )
     huber_delta: float = _setting(1.0, group="algorithm", help="Huber loss threshold")
     max_grad_norm: float = _setting(10.0, group="algorithm", help="global gradient norm clip")
     epsilon_start: float = _setting(1.0, group="algorithm", help="exploration rate at the start")
@@ -166,6 +173,11 @@ class TrainConfig:
     seed: int = _setting(0, group="run", help="random seed")
     out_dir: str = _setting("runs", group="run", help="directory that holds run directories")
     checkpoint_every_sec: float = _setting(120.0, group="run", help="seconds between checkpoints")
+    keep_agent_every_sec: float = _setting(
+        120.0,
+        group="run",
+        help="seconds between agents kept in RUN_DIR/agents (strength over time; 0: none)",
+    )
     eval_every_sec: float = _setting(
         30.0, group="run", help="seconds between evaluations against a random player"
     )
@@ -203,10 +215,12 @@ class TrainConfig:
             ("epsilon_end", 0 <= self.epsilon_end <= 1, "must be in [0, 1]"),
             ("epsilon_decay_transitions", self.epsilon_decay_transitions >= 0, "must be >= 0"),
             ("huber_delta", self.huber_delta > 0, "must be > 0"),
+            ("bootstrap_epsilon", 0 <= self.bootstrap_epsilon <= 1, "must be in [0, 1]"),
             ("max_grad_norm", self.max_grad_norm > 0, "must be > 0"),
             ("budget_steps", self.budget_steps >= 0, "must be >= 0"),
             ("budget_minutes", self.budget_minutes >= 0, "must be >= 0"),
             ("checkpoint_every_sec", self.checkpoint_every_sec > 0, "must be > 0"),
+            ("keep_agent_every_sec", self.keep_agent_every_sec >= 0, "must be >= 0"),
             ("eval_every_sec", self.eval_every_sec > 0, "must be > 0"),
             ("eval_games", self.eval_games >= 0, "must be >= 0"),
             ("log_every_sec", self.log_every_sec > 0, "must be > 0"),

@@ -103,7 +103,11 @@ class Learner:
     def _train_step_impl(self, batch):
         with tf.GradientTape() as tape:
             loss, q_taken, td_error = td_loss(
-                self.online, self.target, batch, self.config.huber_delta
+                self.online,
+                self.target,
+                batch,
+                self.config.huber_delta,
+                self.config.bootstrap_epsilon,
             )
         variables = self.online.trainable_variables
         grads = tape.gradient(loss, variables)

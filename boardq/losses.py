@@ -27,12 +27,18 @@ def double_q_target(
     q_t_online: tf.Tensor,
     q_t_target: tf.Tensor,
     next_mask: tf.Tensor,
+    epsilon: float = 0.0,
 ) -> tf.Tensor:
-    """Double DQN target over legal next moves.
+    """Double DQN target over legal next moves, for an epsilon-greedy next player.
 
         a* = argmax_{a legal in s'} Q_online(s', a)
-        y  = r + discount * Q_target(s', a*)          (0 bootstrap if s' is terminal)
+        v  = (1 - eps) Q_target(s', a*) + eps mean_{a legal in s'} Q_target(s', a)
+        y  = r + discount * v                          (0 bootstrap if s' is terminal)
 
+    With eps = 0 this is Double DQN: the next player is assumed to play its best move,
+    so every move that keeps a draw against best play is worth the same. With eps > 0
+    the next player is assumed to move at random that often (expected SARSA): a
+    position where the opponent has more ways to go wrong is worth more.
     `discount` carries the sign of the negamax form, (-gamma)^n (see
     `boardq.transitions`).
 
@@ -42,6 +48,7 @@ def double_q_target(
       q_t_online: [B, A] online network at s'.
       q_t_target: [B, A] target network at s'.
       next_mask: [B, A] bool legal moves at s'.
+      epsilon: the share of random moves assumed of the next player.
 
     Returns:
       [B] targets (no gradient flows through them).
@@ -49,6 +56,11 @@ def double_q_target(
     lowest = tf.fill(tf.shape(q_t_online), q_t_online.dtype.min)
     best = tf.argmax(tf.where(next_mask, q_t_online, lowest), axis=-1, output_type=tf.int32)
     value = tf.gather(q_t_target, best, batch_dims=1)
+    if epsilon:
+        legal = tf.cast(next_mask, q_t_target.dtype)
+        count = tf.maximum(tf.reduce_sum(legal, axis=-1), 1.0)
+        mean = tf.reduce_sum(q_t_target * legal, axis=-1) / count
+        value = (1.0 - epsilon) * value + epsilon * mean
     has_move = tf.reduce_any(next_mask, axis=-1)
     value = tf.where(has_move, value, tf.zeros_like(value))
     return tf.stop_gradient(reward + discount * value)
@@ -66,6 +78,7 @@ def td_loss(
     target: Callable[..., tf.Tensor],
     batch: Mapping[str, tf.Tensor],
     huber_delta: float,
+    bootstrap_epsilon: float = 0.0,
 ) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
     """The Double DQN loss of one batch (call it under the GradientTape).
 
@@ -74,6 +87,8 @@ def td_loss(
       target: the target network, likewise.
       batch: the columns of `boardq.transitions.SCHEMA`.
       huber_delta: the Huber loss threshold.
+      bootstrap_epsilon: the share of random moves the target assumes of the next
+        player (`double_q_target`).
 
     Returns:
       (mean Huber loss, Q of the moves taken [B], TD errors [B]).
@@ -84,7 +99,12 @@ def td_loss(
     q_t_online = online(batch["next_obs"], training=False)  # [B, A]
     q_t_target = target(batch["next_obs"], training=False)  # [B, A]
     y = double_q_target(
-        batch["reward"], batch["discount"], q_t_online, q_t_target, batch["next_mask"]
+        batch["reward"],
+        batch["discount"],
+        q_t_online,
+        q_t_target,
+        batch["next_mask"],
+        bootstrap_epsilon,
     )
     td_error = y - q_taken
     return tf.reduce_mean(huber(td_error, huber_delta)), q_taken, td_error

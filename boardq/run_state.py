@@ -12,7 +12,7 @@ from pathlib import Path
 import tensorflow as tf
 
 from boardq.agent import export_agent
-from boardq.checkpointing import AGENT_FILE, CHECKPOINT_DIR
+from boardq.checkpointing import AGENT_FILE, CHECKPOINT_DIR, KEPT_AGENTS_DIR
 from boardq.config import TrainConfig
 from boardq.errors import RunDirError
 from boardq.learner import Learner
@@ -84,13 +84,34 @@ class RunState:
         self._elapsed.assign(elapsed_sec)
         step = int(self._learner.step.numpy())
         path = self._manager.save(checkpoint_number=step)
-        export_agent(
-            self.run_dir / AGENT_FILE,
+        self.export(self.run_dir / AGENT_FILE, transitions, elapsed_sec)
+        return Path(path)
+
+    def keep_agent(self, transitions: int, elapsed_sec: float) -> Path:
+        """Keeps a copy of the agent as it is now: RUN_DIR/agents/agent-<train step>.npz.
+
+        The kept agents show how strength grew over training (`boardq league --run`).
+        """
+        step = int(self._learner.step.numpy())
+        folder = self.run_dir / KEPT_AGENTS_DIR
+        folder.mkdir(exist_ok=True)
+        return self.export(folder / f"agent-{step:09d}.npz", transitions, elapsed_sec)
+
+    def export(self, path: Path, transitions: int, elapsed_sec: float) -> Path:
+        """Writes the online network as an agent file; call where no train step runs."""
+        step = int(self._learner.step.numpy())
+        info = {
+            "train_step": step,
+            "transitions": transitions,
+            "elapsed_sec": elapsed_sec,
+            "saved": time.time(),
+        }
+        return export_agent(
+            path,
             self._game.name,
             self._config.network,
             self._game.obs_shape,
             self._game.num_actions,
             self._learner.online.get_weights(),
-            info={"train_step": step, "transitions": transitions, "saved": time.time()},
+            info=info,
         )
-        return Path(path)

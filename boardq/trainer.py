@@ -130,14 +130,19 @@ class Trainer:
 
     # -- workers ---------------------------------------------------------------------------
     def _learner_thread(self) -> None:
-        last_ckpt = [time.monotonic()]
+        cfg = self.config
+        last = {"checkpoint": time.monotonic(), "kept": time.monotonic()}
 
-        def after_call() -> None:
+        def after_call() -> None:  # between calls: no train step runs now
+            now = time.monotonic()
             if self.budget_reached():
                 self.stop.set()
-            elif time.monotonic() - last_ckpt[0] >= self.config.checkpoint_every_sec:
+            elif now - last["checkpoint"] >= cfg.checkpoint_every_sec:
                 self.save()
-                last_ckpt[0] = time.monotonic()
+                last["checkpoint"] = now
+            if cfg.keep_agent_every_sec and now - last["kept"] >= cfg.keep_agent_every_sec:
+                self.state.keep_agent(self.collected(), self.elapsed())
+                last["kept"] = now
 
         self.loop.run(self.stop, after_call)
 
@@ -164,8 +169,10 @@ class Trainer:
             self._eval_metrics = {**evals, "eval/version": version}
 
     # -- saving ----------------------------------------------------------------------------
-    def save(self) -> Path:
-        """Checkpoint and exported agent; call only where no train step runs."""
+    def save(self, keep: bool = False) -> Path:
+        """Checkpoint and exported agent (and a kept copy); call where no train step runs."""
+        if keep and self.config.keep_agent_every_sec:
+            self.state.keep_agent(self.collected(), self.elapsed())
         return self.state.save(
             transitions=self.collected(),
             games=self.state.base_games + self.collection.games(),
@@ -275,7 +282,7 @@ class Trainer:
                 self.coord.request_stop(e)
             # Re-raises the first exception of any thread (or of the loop above).
             self.coord.join(threads, stop_grace_period_secs=30)
-            self.save()
+            self.save(keep=True)
             final = self.metrics(last)
             final["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             final["replay_mb"] = self.ring.nbytes / 2**20

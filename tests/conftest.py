@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 import pytest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -28,3 +29,22 @@ def tiny_config(tmp_path):
         out_dir=str(tmp_path / "runs"),
         hidden_units=(32,),
     )
+
+
+def _random_batch(game, n, seed):
+    """n transitions of random columns in the batch schema's dtypes (not real games)."""
+    rng = np.random.default_rng(seed)
+    return {
+        "obs": rng.integers(0, 2, (n, *game.obs_shape)).astype(np.int8),
+        "action": rng.integers(0, game.num_actions, n).astype(np.int16),
+        "reward": rng.standard_normal(n).astype(np.float32),
+        "discount": rng.random(n).astype(np.float32),
+        "next_obs": rng.integers(0, 2, (n, *game.obs_shape)).astype(np.int8),
+        "next_mask": rng.random((n, game.num_actions)) < 0.5,
+    }
+
+
+@pytest.fixture
+def random_batch():
+    """`random_batch(game, n, seed)`: random columns of n transitions."""
+    return _random_batch

@@ -202,16 +202,9 @@ def learner_stages(
     already collected, so the actors' cost is not in the figure. The iterator floor
     is a tf.data pipeline that only repeats the device element with the same prefetch.
     """
-    if not chunks:
-        raise ValueError("the learner stages need collected transitions")
     builder = Builder(config, game)
     ring, limiter = builder.make_replay(warmup=0)
-    while ring.added < ring.capacity:  # full, as in a long run: a large ring samples slower
-        for chunk in chunks:
-            ring.add(chunk)
-    k, b = config.steps_per_call, config.batch_size
-    sample = ring.sample(k * b, np.random.default_rng(config.seed))
-    element = {n: tf.constant(v.reshape(k, b, *v.shape[1:])) for n, v in sample.items()}
+    element = _fill_and_sample(ring, chunks, config)
     q, coord = builder.make_queue(), tf.train.Coordinator()
     stop = CoordStop(coord)
     pipelines = {
@@ -250,6 +243,21 @@ def learner_stages(
         # Deleting an iterator can wait a second: not on the benchmark's time.
         threading.Thread(target=pipelines.clear, daemon=True).start()
     return _learner_results(config, m)
+
+
+def _fill_and_sample(ring, chunks: list[Chunk], config: TrainConfig) -> dict[str, tf.Tensor]:
+    """One learner element of K batches from the ring, on the default device.
+
+    The ring is filled first: a full ring samples slower, as in a long run.
+    """
+    if not chunks:
+        raise ValueError("the learner stages need collected transitions")
+    while ring.added < ring.capacity:
+        for chunk in chunks:
+            ring.add(chunk)
+    k, b = config.steps_per_call, config.batch_size
+    sample = ring.sample(k * b, np.random.default_rng(config.seed))
+    return {n: tf.constant(v.reshape(k, b, *v.shape[1:])) for n, v in sample.items()}
 
 
 def _learner_results(config: TrainConfig, m) -> tuple[StageResult, StageResult]:

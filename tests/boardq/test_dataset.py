@@ -17,31 +17,19 @@ from games import get_game
 GAMES = ["tictactoe", "connect_four"]
 
 
-def random_batch(game, n, seed):
-    rng = np.random.default_rng(seed)
-    return {
-        "obs": rng.integers(0, 2, (n, *game.obs_shape)).astype(np.int8),
-        "action": rng.integers(0, game.num_actions, n).astype(np.int16),
-        "reward": rng.standard_normal(n).astype(np.float32),
-        "discount": rng.random(n).astype(np.float32),
-        "next_obs": rng.integers(0, 2, (n, *game.obs_shape)).astype(np.int8),
-        "next_mask": rng.random((n, game.num_actions)) < 0.5,
-    }
-
-
-def test_symmetry_that_changes_values_falls_back_to_augment():
+def test_symmetry_that_changes_values_falls_back_to_augment(random_batch):
     game = get_game("tictactoe")
     odd = [game.symmetries[0], Symmetry(lambda p: 1 - p, np.arange(9))]
-    feed = make_feed(game, batches=1, symmetries=odd)
+    feed = make_feed(game, batches=1, random_batch=random_batch, symmetries=odd)
     element = next(feed())
     assert element["obs"].shape == (1, 32, *game.obs_shape)
     rng = np.random.default_rng(3)
-    want = augment(_ring_after_chunks(game).sample(32, rng), odd, rng)
+    want = augment(_ring_after_chunks(game, random_batch).sample(32, rng), odd, rng)
     for key in FIELDS:
         np.testing.assert_array_equal(element[key][0], want[key])
 
 
-def _ring_after_chunks(game):
+def _ring_after_chunks(game, random_batch):
     """The ring `make_feed`'s feed holds once it has drained its queue."""
     ring = ReplayRing(1000, game.obs_shape, game.num_actions)
     for i in range(4):
@@ -49,7 +37,7 @@ def _ring_after_chunks(game):
     return ring
 
 
-def make_feed(game, batches, symmetries=None, seed=3, per_element=1):
+def make_feed(game, batches, random_batch, symmetries=None, seed=3, per_element=1):
     """A feed whose queue holds 200 transitions and whose limiter allows `batches`."""
     ring = ReplayRing(1000, game.obs_shape, game.num_actions)
     q: queue.Queue = queue.Queue()
@@ -65,11 +53,11 @@ def make_feed(game, batches, symmetries=None, seed=3, per_element=1):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_an_element_is_k_batches_of_one_augmented_draw(name):
+def test_an_element_is_k_batches_of_one_augmented_draw(name, random_batch):
     game = get_game(name)
-    feed = make_feed(game, batches=3, per_element=3)
+    feed = make_feed(game, batches=3, random_batch=random_batch, per_element=3)
     element = next(feed())
-    ring = _ring_after_chunks(game)
+    ring = _ring_after_chunks(game, random_batch)
     rng = np.random.default_rng(3)
     want = augment(ring.sample(96, rng), game.symmetries, rng)
     for key in FIELDS:
@@ -79,10 +67,10 @@ def test_an_element_is_k_batches_of_one_augmented_draw(name):
     assert feed.limiter.sampled == 96
 
 
-def test_an_element_waits_for_all_its_batches():
+def test_an_element_waits_for_all_its_batches(random_batch):
     """7 batches allowed, 3 per element: two elements, then nothing until stopped."""
     game = get_game("tictactoe")
-    feed = make_feed(game, batches=7, per_element=3)
+    feed = make_feed(game, batches=7, random_batch=random_batch, per_element=3)
     elements = feed()
     got = [next(elements), next(elements)]
     assert [e["action"].shape for e in got] == [(3, 32), (3, 32)]
@@ -95,7 +83,7 @@ def test_an_element_waits_for_all_its_batches():
     assert feed.limiter.sampled == 6 * 32
 
 
-def test_make_dataset_yields_the_generators_elements():
+def test_make_dataset_yields_the_generators_elements(random_batch):
     import tensorflow as tf
 
     from boardq.dataset import make_dataset
@@ -103,8 +91,14 @@ def test_make_dataset_yields_the_generators_elements():
 
     game = get_game("tictactoe")
     spec = tensor_specs([2, 32], game.obs_shape, game.num_actions)
-    plain = list(zip(range(2), make_feed(game, batches=4, per_element=2)(), strict=False))
-    feed = make_feed(game, batches=4, per_element=2)
+    plain = list(
+        zip(
+            range(2),
+            make_feed(game, batches=4, random_batch=random_batch, per_element=2)(),
+            strict=False,
+        )
+    )
+    feed = make_feed(game, batches=4, random_batch=random_batch, per_element=2)
     ds = make_dataset(feed, spec)
     assert ds.element_spec == spec
     it = iter(ds)
@@ -118,8 +112,8 @@ def test_make_dataset_yields_the_generators_elements():
             np.testing.assert_array_equal(have[key].numpy(), want[key])
 
 
-def test_the_feed_moves_queued_chunks_into_the_ring_before_sampling():
+def test_the_feed_moves_queued_chunks_into_the_ring_before_sampling(random_batch):
     game = get_game("connect_four")
-    feed = make_feed(game, batches=1)
+    feed = make_feed(game, batches=1, random_batch=random_batch)
     assert feed.drain() == 4
     assert feed.ring.size == 200 and feed.queue.qsize() == 0

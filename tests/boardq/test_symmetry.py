@@ -68,20 +68,8 @@ def test_augment_maps_actions_and_masks_together():
         assert legal == marked  # the legal move follows the marked square
 
 
-def random_batch(game, n, seed):
-    rng = np.random.default_rng(seed)
-    return {
-        "obs": rng.integers(0, 2, (n, *game.obs_shape)).astype(np.int8),
-        "action": rng.integers(0, game.num_actions, n).astype(np.int16),
-        "reward": rng.standard_normal(n).astype(np.float32),
-        "discount": rng.random(n).astype(np.float32),
-        "next_obs": rng.integers(0, 2, (n, *game.obs_shape)).astype(np.int8),
-        "next_mask": rng.random((n, game.num_actions)) < 0.5,
-    }
-
-
 @pytest.mark.parametrize("game_name", GAMES)
-def test_permutation_augment_equals_augment(game_name):
+def test_permutation_augment_equals_augment(game_name, random_batch):
     game = get_game(game_name)
     fast = PermutationAugment(game.symmetries, game.obs_shape)
     for seed in range(5):
@@ -111,7 +99,7 @@ def test_board_symmetries_of_a_square_and_of_a_pass():
     assert half[1].action_map.tolist() == [3, 2, 1, 0]
 
 
-def test_make_augmenter_picks_the_fast_path_where_it_applies():
+def test_make_augmenter_picks_the_fast_path_where_it_applies(random_batch):
     game = get_game("tictactoe")
     assert isinstance(make_augmenter(game.symmetries, game.obs_shape), PermutationAugment)
     odd = [game.symmetries[0], Symmetry(lambda p: 1 - p, np.arange(9))]

@@ -63,6 +63,10 @@ def test_training_runs_every_actor_and_writes_the_run(tiny_config):
     assert m["peak_rss_mb"] > 0
     agent = Agent.load(run)
     assert agent.game == "tictactoe"
+    # The final agent is also kept, named by its train step, for the league.
+    kept = sorted(p.name for p in (run / "agents").iterdir())
+    assert kept[-1] == f"agent-{tiny_config.budget_steps:09d}.npz"
+    assert Agent.load(run / "agents" / kept[-1]).info["train_step"] == tiny_config.budget_steps
     np.testing.assert_allclose(
         agent.weights()[0], trainer.learner.online.get_weights()[0], rtol=0, atol=0
     )
