@@ -152,7 +152,8 @@ def score_interval(points: float, games: int, z: float = Z_95) -> tuple[float, f
     z2 = z * z
     center = (p + z2 / (2 * games)) / (1 + z2 / games)
     half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
-    return max(0.0, center - half), min(1.0, center + half)
+    # Rounding can put an end a hair past the score when every game had one result.
+    return max(0.0, min(p, center - half)), min(1.0, max(p, center + half))
 
 
 def evaluate(

@@ -182,6 +182,12 @@ def test_score_interval_by_hand(points, games, low, high):
     assert score_interval(points, games) == pytest.approx((low, high), abs=1e-5)
 
 
+def test_score_interval_holds_the_score_when_every_game_had_one_result():
+    for games in (1, 3, 7, 100):
+        assert score_interval(0.0, games)[0] == 0.0
+        assert score_interval(float(games), games)[1] == 1.0
+
+
 def test_score_interval_refuses_impossible_scores():
     for points, games in [(1.0, 0), (3.0, 2), (-1.0, 2)]:
         with pytest.raises(ValueError):
