@@ -30,10 +30,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from boardq.policies import masked_argmax
+
+if TYPE_CHECKING:
+    from games.game import Rules
 
 __all__ = ["DEFAULT_DISCOUNT", "QBatch", "Search", "SearchPlayer", "SearchStats"]
 
@@ -75,7 +79,7 @@ class Search:
         discount: the per-move discount `g` in (0, 1].
     """
 
-    rules: object
+    rules: Rules
     q_batch: QBatch
     depth: int
     discount: float = DEFAULT_DISCOUNT
@@ -131,7 +135,7 @@ class Search:
         order = range(len(children))
         if child_q is not None:
             # The child whose mover expects least first: the likeliest cut.
-            order = sorted(order, key=lambda i: _best_legal(child_q[i], children[i].board, self))
+            order = sorted(order, key=lambda i: self._best_q(children[i].board, child_q[i]))
         best = -math.inf
         g = self.discount
         for i in order:
@@ -162,6 +166,11 @@ class Search:
             if best >= 1.0 or best >= beta:
                 break
         return best
+
+    def _best_q(self, board: np.ndarray, q: np.ndarray | None) -> float:
+        if q is None:
+            return -math.inf  # A finished child: tried first, it costs nothing.
+        return float(np.max(q[self.rules.legal_mask(board)]))
 
     def _leaf_value(self, child: _Child, q: np.ndarray) -> float:
         if child.exact is not None:
@@ -203,12 +212,6 @@ class Search:
         return np.asarray(self.q_batch(planes), np.float64)
 
 
-def _best_legal(q: np.ndarray | None, board: np.ndarray, search: Search) -> float:
-    if q is None:
-        return -math.inf  # A finished child: tried first, it costs nothing.
-    return float(np.max(q[search.rules.legal_mask(board)]))
-
-
 class SearchPlayer:
     """A player that searches before it moves; fits `Player` and the play session's `Advisor`.
 
@@ -218,8 +221,9 @@ class SearchPlayer:
     """
 
     def __init__(
-        self, rules, q_batch: QBatch, depth: int, discount: float = DEFAULT_DISCOUNT
+        self, rules: Rules, q_batch: QBatch, depth: int, discount: float = DEFAULT_DISCOUNT
     ) -> None:
+        """Initialises the player; see `Search` for the arguments."""
         self.search = Search(rules, q_batch, depth, discount)
         self._last: tuple[bytes, np.ndarray] | None = None
 

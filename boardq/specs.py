@@ -151,6 +151,33 @@ def parse_league_player(text: str) -> PlayerSpec:
     )
 
 
+def _check_perfect(spec: PlayerSpec, game, need_path: bool) -> None:
+    if game.name not in SOLVABLE_GAMES:
+        raise BoardqError(
+            f"the perfect player is for {', '.join(sorted(SOLVABLE_GAMES))} only: "
+            f"solving {game.title} exactly is impractical"
+        )
+
+
+def _check_mcts(spec: PlayerSpec, game, need_path: bool) -> None:
+    from boardq.openspiel_bot import OpenSpielMirror
+
+    OpenSpielMirror(game)  # raises OpenSpielMissingError (one line) if it cannot
+
+
+def _check_search(spec: PlayerSpec, game, need_path: bool) -> None:
+    if spec.path is None and need_path:
+        raise BoardqError(f"{spec.name}: name the agent to search with, as search:D:PATH")
+
+
+_CHECKS: dict[Kind, Callable[[PlayerSpec, Any, bool], None]] = {
+    Kind.PERFECT: _check_perfect,
+    Kind.MCTS: _check_mcts,
+    Kind.SEARCH: _check_search,
+}
+"""What each kind needs of the game beyond an agent file (random and winblock need nothing)."""
+
+
 def check_spec(spec: PlayerSpec, game, need_path: bool = False) -> None:
     """Checks a spec against a game without TensorFlow: one clear error if it cannot play.
 
@@ -162,17 +189,9 @@ def check_spec(spec: PlayerSpec, game, need_path: bool = False) -> None:
     Raises:
         BoardqError: the player cannot play this game (AgentFileError for agent files).
     """
-    if spec.kind is Kind.PERFECT and game.name not in SOLVABLE_GAMES:
-        raise BoardqError(
-            f"the perfect player is for {', '.join(sorted(SOLVABLE_GAMES))} only: "
-            f"solving {game.title} exactly is impractical"
-        )
-    if spec.kind is Kind.MCTS:
-        from boardq.openspiel_bot import OpenSpielMirror
-
-        OpenSpielMirror(game)  # raises OpenSpielMissingError (one line) if it cannot
-    if spec.kind is Kind.SEARCH and spec.path is None and need_path:
-        raise BoardqError(f"{spec.name}: name the agent to search with, as search:D:PATH")
+    check = _CHECKS.get(spec.kind)
+    if check is not None:
+        check(spec, game, need_path)
     if spec.path is not None:
         from boardq.agent import read_header
 
