@@ -11,7 +11,7 @@ A player that won every game has no finite maximum-likelihood rating. So that no
 result blows up, every pairing that was played also gets `prior_draws` virtual draws
 (1 by default: half a point each way), as BayesElo does. With n real games between
 two players, one that won them all is rated 400 * log10(2n + 1) above the other
-(n = 100: 922 Elo); with many games the prior moves a rating by very little.
+(n = 100: 921 Elo); with many games the prior moves a rating by very little.
 
 `bootstrap_intervals` resamples the games of each pairing with replacement (their
 numbers stay as played) and refits, for percentile intervals.

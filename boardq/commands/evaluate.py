@@ -113,7 +113,7 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
     how = f"depth-{depth} search" if depth else "network alone"
     lines = [
         f"{title}: {header['agent']} ({how}), {header['games_per_seat']} games per seat",
-        f"score: {SCORE_CONVENTION}; 95% interval",
+        "score = mean points per game (win 1, draw 0.5, loss 0), with its 95% interval",
         f"  {'opponent':<16} {'seat':<7} {'win':>5} {'draw':>5} {'loss':>5}  score  interval",
     ]
     for name, r in results.items():

@@ -119,7 +119,9 @@ def test_text_table_for_connect_four(agents):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "Connect Four: c4.npz (depth-2 search), 2 games per seat"
-    assert lines[1] == "score: mean points per game: win 1, draw 0.5, loss 0; 95% interval"
+    assert (
+        lines[1] == "score = mean points per game (win 1, draw 0.5, loss 0), with its 95% interval"
+    )
     assert lines[3].split()[:2] == ["winblock", "first"]
     assert lines[4].split()[0] == "second"
     assert lines[5].split()[0] == "both" and lines[5].endswith(" s)")
