@@ -127,3 +127,27 @@ def test_text_table_for_connect_four(agents):
     assert lines[5].split()[0] == "both" and lines[5].endswith(" s)")
     counts = [int(x) for x in lines[3].split()[2:5]]
     assert sum(counts) == 2
+
+
+def test_mcts_without_openspiel_is_one_line(agents):
+    code = (
+        "import sys\n"
+        "sys.modules['pyspiel'] = None  # as if OpenSpiel were not installed\n"
+        "from boardq.commands import main\n"
+        "sys.exit(main(['evaluate', *sys.argv[1:]]))\n"
+    )
+    args = ["tictactoe", "--agent", "ttt.npz", "--opponent", "mcts:5"]
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        cwd=agents,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr == (
+        "boardq evaluate: error: OpenSpiel is not installed (pip install open_spiel); "
+        "mcts opponents need it\n"
+    )
