@@ -30,7 +30,7 @@ def add_command(sub) -> None:
         "evaluate",
         help="play a trained agent against reference opponents",
         description="Plays GAMES games from each seat against each opponent and prints "
-        f"wins, draws, losses and the score ({SCORE_CONVENTION}) with its 95%% interval.",
+        f"wins, draws, losses and the score ({SCORE_CONVENTION}) with its 95% interval.",
         epilog=f"opponents: {FORMS}. perfect is for tic-tac-toe only; mcts needs OpenSpiel. "
         "exit codes: 0 done, 1 bad agent file or opponent, 2 bad command line",
     )

@@ -36,13 +36,19 @@ def add_command(sub) -> None:
         "league",
         help="rate players in Elo by a round robin",
         description="Plays every pair of players GAMES times from each seat and fits Elo "
-        "ratings over all games (random anchored at 0), with 95%% bootstrap intervals.",
+        "ratings over all games (random anchored at 0), with 95% bootstrap intervals.",
         epilog=f"players: {FORMS}, or a bare agent file or run directory (search:D needs "
         "its :PATH here). exit codes: 0 done, 1 bad agent file, run directory or player, "
         "2 bad command line",
     )
     p.add_argument("game", help="game to play (tictactoe, connect_four)")
-    p.add_argument("players", nargs="*", type=parse_league_player, metavar="PLAYER")
+    p.add_argument(
+        "players",
+        nargs="*",
+        type=parse_league_player,
+        metavar="PLAYER",
+        help="a player spec or an agent file or run directory (random is always in)",
+    )
     p.add_argument(
         "--run",
         metavar="RUN_DIR",
