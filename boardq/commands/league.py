@@ -134,11 +134,12 @@ def _plot(args, game, timeline) -> str | None:
 def format_table(title: str, games_per_seat: int, ratings, seconds: float) -> list[str]:
     """The ratings as lines of text, in the order given."""
     timed = any(r.extra for r in ratings)
+    width = max(len("player"), *(len(r.name) for r in ratings))
     lines = [
         f"{title} league: {len(ratings)} players, {games_per_seat} games per seat per "
         f"pairing ({seconds:.1f} s)",
         RATING_NOTE,
-        f"  {'player':<28}"
+        f"  {'player':<{width}}"
         + (f" {'step':>9} {'min':>6}" if timed else "")
         + f" {'Elo':>6}  {'interval':<13} {'games':>5}  score",
     ]
@@ -149,7 +150,7 @@ def format_table(title: str, games_per_seat: int, ratings, seconds: float) -> li
             minutes = r.extra.get("minutes")
             when = f" {step!s:>9} {'' if minutes is None else f'{minutes:.1f}':>6}"
         lines.append(
-            f"  {r.name:<28}{when} {r.rating:>6.0f}  {f'{r.low:.0f} to {r.high:.0f}':<13} "
+            f"  {r.name:<{width}}{when} {r.rating:>6.0f}  {f'{r.low:.0f} to {r.high:.0f}':<13} "
             f"{r.games:>5}  {r.score:.3f}"
         )
     return lines
