@@ -1,8 +1,12 @@
-"""Trained agents: export to one file, load, and act greedily.
+"""Trained agents: export to one file, load, and act greedily or with lookahead.
 
 An exported agent is a numpy `.npz` archive (no pickled objects): the network's
 weights in order and a JSON header naming the game and the network shape. Loading
 rebuilds the network from that header and checks every weight's shape.
+
+`Agent.act` and `Agent.q_values` take `search_depth`: 0 (the default) is the network
+alone, one forward pass; D >= 1 searches D plies ahead over the game's rules with the
+network at the leaves (see `boardq.search`).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from boardq.config import NetworkConfig
 from boardq.errors import AgentFileError
 from boardq.policies import masked_argmax
 
-__all__ = ["Agent", "export_agent"]
+__all__ = ["Agent", "export_agent", "read_header"]
 
 FORMAT = "boardq-agent"
 FORMAT_VERSION = 1
@@ -78,6 +82,25 @@ def _read(path: Path) -> tuple[dict[str, Any], list[np.ndarray]]:
     return header, weights
 
 
+def read_header(path: str | Path) -> dict[str, Any]:
+    """The JSON header of an agent file, or of the agent in a run directory.
+
+    Reads no network and imports no TensorFlow (listing and checking files is quick).
+
+    Raises:
+      AgentFileError: missing or unreadable.
+    """
+    return _read(_agent_file(Path(path)))[0]
+
+
+def _agent_file(path: Path) -> Path:
+    if path.is_dir():
+        if not (path / AGENT_FILE).exists():
+            raise AgentFileError(f"no exported agent in {path} (expected {AGENT_FILE})")
+        return path / AGENT_FILE
+    return path
+
+
 def _check_game_shapes(path: Path, header: dict[str, Any]) -> None:
     """A known game's agent must have that game's input and output shapes."""
     from games import GAMES
@@ -94,10 +117,12 @@ def _check_game_shapes(path: Path, header: dict[str, Any]) -> None:
 
 
 class Agent:
-    """A trained player: greedy over legal moves, one forward pass per call.
+    """A trained player: greedy over legal moves, or with a lookahead search.
 
     Use `Agent.load(path)`. `act` and `q_values` take the PettingZoo observation dict
-    of the agent's game ({"observation": planes, "action_mask": mask}).
+    of the agent's game ({"observation": planes, "action_mask": mask}) and a search
+    depth: 0 asks the network once; D >= 1 searches D plies (`boardq.search`; depth 1
+    is the network's values with the exact result of every move that ends the game).
     """
 
     def __init__(self, game: str, model, info: dict[str, Any], path: Path | None = None):
@@ -109,6 +134,7 @@ class Agent:
         self._model = model
         self._q = QFunction(model)
         self._weights = self._q.weights_of(model)
+        self._searchers: dict[int, Any] = {}
 
     @classmethod
     def load(cls, path: str | Path, game: str | None = None) -> Agent:
@@ -121,11 +147,7 @@ class Agent:
         Raises:
           AgentFileError: missing, unreadable, other game, or wrong shapes.
         """
-        path = Path(path)
-        if path.is_dir():
-            if not (path / AGENT_FILE).exists():
-                raise AgentFileError(f"no exported agent in {path} (expected {AGENT_FILE})")
-            path = path / AGENT_FILE
+        path = _agent_file(Path(path))
         header, weights = _read(path)
         if game is not None and header.get("game") != game:
             raise AgentFileError(f"{path} is an agent for {header.get('game')!r}, not for {game!r}")
@@ -170,18 +192,54 @@ class Agent:
             )
         return planes, mask
 
-    def q_values(self, observation: dict) -> np.ndarray:
-        """One value per action, from the player to move's view; NaN for illegal moves."""
+    def q_batch(self, planes: np.ndarray) -> np.ndarray:
+        """The network's values of a batch of positions: int8 planes [B, ...] -> [B, A].
+
+        No masking: callers mask illegal moves.
+        """
+        planes = np.asarray(planes, np.int8)
+        if planes.shape[1:] != tuple(self._model.input_shape[1:]):
+            raise ValueError(f"planes of shape {planes.shape} do not fit this {self.game} agent")
+        return self._q(planes, self._weights).numpy()
+
+    def q_values(self, observation: dict, search_depth: int = 0) -> np.ndarray:
+        """One value per action, from the player to move's view; NaN for illegal moves.
+
+        Args:
+          observation: the PettingZoo observation dict of the player to move.
+          search_depth: 0 for the network's values; D >= 1 for the values of a
+            D-ply search (+1 a win now, 0 a draw now, discounted per move).
+        """
         planes, mask = self._check(observation)
-        q = self._q(planes[None], self._weights).numpy()[0].astype(np.float64)
+        if search_depth:
+            return self.searcher(search_depth).q_values(observation)
+        q = self.q_batch(planes[None])[0].astype(np.float64)
         q[~mask] = np.nan
         return q
 
-    def act(self, observation: dict) -> int:
-        """The legal move with the highest value."""
+    def act(self, observation: dict, search_depth: int = 0) -> int:
+        """The legal move with the highest value (network or search, see `q_values`)."""
         planes, mask = self._check(observation)
-        q = self._q(planes[None], self._weights).numpy()[0]
+        if search_depth:
+            return self.searcher(search_depth).act(observation)
+        q = self.q_batch(planes[None])[0]
         return int(masked_argmax(q, mask))
+
+    def searcher(self, depth: int):
+        """A `boardq.search.SearchPlayer` of this agent at `depth` (kept for reuse).
+
+        Raises:
+          ValueError: a bad depth, or a game whose rules boardq does not know.
+        """
+        from boardq.search import SearchPlayer
+        from games import GAMES
+
+        if depth not in self._searchers:
+            game = GAMES.get(self.game)
+            if game is None:
+                raise ValueError(f"cannot search: no rules for the game {self.game!r}")
+            self._searchers[depth] = SearchPlayer(game.rules, self.q_batch, depth)
+        return self._searchers[depth]
 
     def weights(self) -> list[np.ndarray]:
         return self._model.get_weights()

@@ -2,7 +2,8 @@
 
 `Session` plays games through `boardq.match.Match` (the game's real PettingZoo env),
 asks a `LineReader` for each of the person's lines and draws on a `View`. It needs of
-the agent only `act` and `q_values`, so tests can drive it with a stub. Input is read
+the agent only `act` and `q_values`, so tests can drive it with a stub, and a searching
+player (`boardq.search.SearchPlayer`) fits as well as the bare network. Input is read
 line by line: from a terminal with line editing, or, when stdin is not a terminal,
 from the pipe, each line echoed after its prompt so a scripted game reads like a
 session.
@@ -148,13 +149,30 @@ class Session:
     """Games between a person and an agent, seats swapping after each game."""
 
     def __init__(
-        self, game: Game, agent: Advisor, view: View, reader: LineReader, hints: bool = False
+        self,
+        game: Game,
+        agent: Advisor,
+        view: View,
+        reader: LineReader,
+        hints: bool = False,
+        search_depth: int = 0,
     ) -> None:
+        """Initialises the session.
+
+        Args:
+          game: the game.
+          agent: the agent (its `q_values` are what hints show).
+          view: where boards and messages go.
+          reader: where the person's lines come from.
+          hints: show the agent's values after each of its moves.
+          search_depth: the depth the agent searches (0: none); named in the hints.
+        """
         self.game = game
         self.agent = agent
         self.view = view
         self.reader = reader
         self.hints = hints
+        self._values_of = f"depth-{search_depth} search values" if search_depth else "values"
         self.score = {"won": 0, "drawn": 0, "lost": 0}
         self._commands: dict[str, Callable[[Match, int], bool]] = {
             "help": self._help,
@@ -239,7 +257,7 @@ class Session:
         match.play(action)
         self.view.say(f"agent ({self.view.mark(seat)}) plays {self.view.text.describe(action)}")
         if values is not None:
-            self.view.values("agent's values of its moves", values)
+            self.view.values(f"agent's {self._values_of} of its moves", values)
         self.view.board(match.board(), action)
 
     def _finish(self, match: Match, human_seat: int) -> int:
@@ -276,7 +294,7 @@ class Session:
 
     def _hint(self, match: Match, seat: int) -> bool:
         values = self.agent.q_values(match.observation())
-        self.view.values("the agent's values of your moves", values)
+        self.view.values(f"the agent's {self._values_of} of your moves", values)
         return False
 
     def _undo(self, match: Match, seat: int) -> bool:

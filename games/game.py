@@ -12,7 +12,7 @@ from boardq.config import TrainConfig
 from boardq.symmetry import Symmetry
 from games.text import BoardText
 
-__all__ = ["Game", "Rules"]
+__all__ = ["Game", "OpenSpielGame", "Rules"]
 
 
 @runtime_checkable
@@ -54,6 +54,19 @@ class Rules(Protocol):
 
 
 @dataclass(frozen=True)
+class OpenSpielGame:
+    """The same game in OpenSpiel, for its bots and as a second referee.
+
+    Attributes:
+      name: the OpenSpiel game name (`pyspiel.load_game(name)`).
+      actions: `actions[a]` is the OpenSpiel action of PettingZoo action `a`.
+    """
+
+    name: str
+    actions: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Game:
     """A two-player game reached through PettingZoo's AEC API.
 
@@ -82,6 +95,7 @@ class Game:
     text: BoardText
     symmetries: Sequence[Symmetry]
     vector: Callable[[int], Any] | None = None
+    openspiel: OpenSpielGame | None = None
 
     def make_env(self, **kwargs):
         """A new AEC environment of this game."""

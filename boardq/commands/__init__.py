@@ -10,13 +10,13 @@ import sys
 from collections.abc import Sequence
 
 from boardq._quiet import import_tensorflow_quietly
-from boardq.commands import bench, evaluate, play, train
+from boardq.commands import bench, evaluate, league, play, train
 from boardq.commands.args import Parser
 from boardq.errors import EXIT_ERROR, EXIT_INTERRUPTED, BoardqError
 
 __all__ = ["build_parser", "main"]
 
-_COMMANDS = (train, play, evaluate, bench)
+_COMMANDS = (train, play, evaluate, league, bench)
 
 
 def build_parser() -> Parser:

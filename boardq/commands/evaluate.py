@@ -1,52 +1,55 @@
-"""`boardq evaluate`: a trained agent against reference opponents, from both seats."""
+"""`boardq evaluate`: a trained agent against reference opponents, from both seats.
+
+Opponents are player specs (`boardq.specs`): random, winblock, perfect, mcts:N,
+agent:PATH, search:D[:PATH]. Scores count a win 1, a draw 0.5 and a loss 0; each comes
+with its 95% (Wilson) interval. Where OpenSpiel is installed and has the game, every
+game is also played on an OpenSpiel state, which must agree with PettingZoo on every
+end and winner.
+
+Exit codes: 0 done; 1 a bad or missing agent file, or an opponent the game cannot have
+(one line on stderr); 2 a bad command line (a bad spec or depth).
+"""
 
 from __future__ import annotations
 
 import argparse
-import enum
 import json
 import time
 
 from boardq.commands.args import number
+from boardq.specs import FORMS, Kind, PlayerSpec, parse_spec
 
-__all__ = ["Opponent", "add_command", "make_opponent"]
+__all__ = ["SCORE_CONVENTION", "add_command", "default_opponents", "format_results", "run"]
 
-
-class Opponent(enum.Enum):
-    """Reference opponents."""
-
-    RANDOM = "random"
-    WINBLOCK = "winblock"
-    PERFECT = "perfect"
-
-
-def make_opponent(kind: Opponent, rules, seed: int):
-    """A fresh opponent of `kind` for a game's rules."""
-    from boardq.evaluation import PerfectPlayer, RandomPlayer, WinBlockPlayer
-
-    factories = {
-        Opponent.RANDOM: lambda: RandomPlayer(seed=seed),
-        Opponent.WINBLOCK: lambda: WinBlockPlayer(rules, seed=seed),
-        Opponent.PERFECT: lambda: PerfectPlayer(rules, seed=seed),
-    }
-    return factories[kind]()
+SCORE_CONVENTION = "mean points per game: win 1, draw 0.5, loss 0"
 
 
 def add_command(sub) -> None:
+    """Registers `boardq evaluate`."""
     p = sub.add_parser(
         "evaluate",
         help="play a trained agent against reference opponents",
         description="Plays GAMES games from each seat against each opponent and prints "
-        "win/draw/loss rates. The perfect (minimax) opponent is for tic-tac-toe only.",
+        f"wins, draws, losses and the score ({SCORE_CONVENTION}) with its 95% interval.",
+        epilog=f"opponents: {FORMS}. perfect is for tic-tac-toe only; mcts needs OpenSpiel. "
+        "exit codes: 0 done, 1 bad agent file or opponent, 2 bad command line",
     )
     p.add_argument("game", help="game of the agent (tictactoe, connect_four)")
-    p.add_argument("--agent", required=True, help="agent file or run directory")
+    p.add_argument("--agent", required=True, metavar="PATH", help="agent file or run directory")
     p.add_argument(
         "--opponent",
         action="append",
-        choices=[o.value for o in Opponent],
-        help="opponent(s) to play (repeatable; default: random and winblock, "
-        "plus perfect for tic-tac-toe)",
+        type=parse_spec,
+        metavar="SPEC",
+        help="opponent (repeatable; default: random and winblock, plus perfect for "
+        "tic-tac-toe); search:D is the evaluated agent itself with a depth-D lookahead",
+    )
+    p.add_argument(
+        "--search",
+        type=number(int, minimum=0),
+        default=0,
+        metavar="D",
+        help="the evaluated agent looks D moves ahead (default 0: its network alone)",
     )
     p.add_argument(
         "--games", type=number(int, minimum=1), default=100, help="games per seat (default 100)"
@@ -56,43 +59,78 @@ def add_command(sub) -> None:
     p.set_defaults(func=run, needs_tensorflow=False)
 
 
+def default_opponents(game) -> list[PlayerSpec]:
+    """random and winblock, plus perfect where the game can be solved."""
+    from boardq.specs import SOLVABLE_GAMES
+
+    names = ["random", "winblock"] + (["perfect"] if game.name in SOLVABLE_GAMES else [])
+    return [parse_spec(name) for name in names]
+
+
 def run(args: argparse.Namespace) -> int:
-    from boardq._quiet import import_tensorflow_quietly
-    from boardq.errors import BoardqError
+    """Runs `boardq evaluate`; returns the exit code."""
     from boardq.evaluation import evaluate
+    from boardq.openspiel_bot import rule_checks
+    from boardq.specs import PlayerFactory, check_spec
     from games import get_game
 
     game = get_game(args.game)
-    kinds = (
-        [Opponent(o) for o in args.opponent]
-        if args.opponent
-        else [
-            Opponent.RANDOM,
-            Opponent.WINBLOCK,
-        ]
-        + ([Opponent.PERFECT] if game.name == "tictactoe" else [])
-    )
-    if Opponent.PERFECT in kinds and game.name != "tictactoe":
-        raise BoardqError("the perfect opponent is available for tic-tac-toe only")
-    import_tensorflow_quietly()
-    from boardq.agent import Agent
-
-    agent = Agent.load(args.agent, game=game.name)
+    specs = list({s.name: s for s in args.opponent or default_opponents(game)}.values())
+    # Everything that can be refused is refused before TensorFlow loads (seconds).
+    for spec in [PlayerSpec(Kind.AGENT, "agent", path=args.agent), *specs]:
+        check_spec(spec, game)
+    factory = PlayerFactory(game)
+    factory.evaluated = agent = factory.agent(args.agent)
+    player = agent.searcher(args.search) if args.search else agent
+    observers = rule_checks(game)
     results = {}
-    for kind in kinds:
+    for spec in specs:
         t0 = time.perf_counter()
-        opponent = make_opponent(kind, game.rules, args.seed)
-        r = evaluate(agent, opponent, game.make_env, games_per_seat=args.games, seed=args.seed)
-        r["seconds"] = time.perf_counter() - t0
-        results[kind.value] = r
-    if args.json:
-        print(json.dumps(results, indent=2))
-        return 0
-    print(f"{game.title}: {agent.path} ({args.games} games per seat)")
-    for name, r in results.items():
-        print(
-            f"  vs {name:<8}  first: win {r['first/win']:.0%} draw {r['first/draw']:.0%} "
-            f"loss {r['first/loss']:.0%}   second: win {r['second/win']:.0%} "
-            f"draw {r['second/draw']:.0%} loss {r['second/loss']:.0%}"
+        opponent = factory.make(spec, args.seed)
+        r = evaluate(
+            player, opponent, game.make_env, args.games, seed=args.seed, observers=observers
         )
+        r["seconds"] = time.perf_counter() - t0
+        results[spec.name] = r
+    header = {
+        "game": game.name,
+        "agent": str(agent.path),
+        "search_depth": args.search,
+        "games_per_seat": args.games,
+        "score": SCORE_CONVENTION,
+        "rules_checked_by_openspiel": bool(observers),
+    }
+    if args.json:
+        print(json.dumps({**header, "opponents": results}, indent=2))
+    else:
+        print("\n".join(format_results(game.title, header, results)))
     return 0
+
+
+def format_results(title: str, header: dict, results: dict[str, dict[str, float]]) -> list[str]:
+    """The results as lines of text: one per opponent and seat, then both seats."""
+    depth = header["search_depth"]
+    how = f"depth-{depth} search" if depth else "network alone"
+    lines = [
+        f"{title}: {header['agent']} ({how}), {header['games_per_seat']} games per seat",
+        "score = mean points per game (win 1, draw 0.5, loss 0), with its 95% interval",
+        f"  {'opponent':<16} {'seat':<7} {'win':>5} {'draw':>5} {'loss':>5}  score  interval",
+    ]
+    for name, r in results.items():
+        for i, (seat, prefix) in enumerate((("first", "first/"), ("second", "second/"))):
+            games = r[f"{prefix}games"]
+            counts = [round(r[f"{prefix}{k}"] * games) for k in ("win", "draw", "loss")]
+            lines.append(
+                f"  {name if i == 0 else '':<16} {seat:<7} {counts[0]:>5} {counts[1]:>5} "
+                f"{counts[2]:>5}  {_score(r, prefix)}"
+            )
+        lines.append(f"  {'':<16} {'both':<7} {'':>17}  {_score(r, '')}  ({r['seconds']:.1f} s)")
+    if not header["rules_checked_by_openspiel"]:
+        lines.append("(rules not cross-checked: OpenSpiel is not installed or lacks the game)")
+    return lines
+
+
+def _score(r: dict[str, float], prefix: str) -> str:
+    return (
+        f"{r[prefix + 'score']:.3f}  {r[prefix + 'score_low']:.3f}-{r[prefix + 'score_high']:.3f}"
+    )

@@ -1,13 +1,14 @@
 """The `boardq play` command: a person plays against a trained agent in the terminal.
 
 The game loop is `boardq.session.Session`; the board and the move labels come from
-the game's text board (`Game.text`); the agent answers with one forward pass. Heavy
+the game's text board (`Game.text`); the agent answers with one forward pass, or with
+a lookahead search (`--search D`, see `boardq.search`), whose values `hint` shows. Heavy
 modules (TensorFlow, PettingZoo, rich) are imported only when the command runs, so
 `boardq --help` stays fast.
 
 Exit codes: 0 after `quit`, "n" to "play again?", or the end of input (Ctrl-D);
 1 when the agent file is missing, unreadable or for another game (one line on
-stderr); 2 for a bad command line; 130 after Ctrl-C.
+stderr); 2 for a bad command line (a bad --search depth among them); 130 after Ctrl-C.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from boardq._quiet import quiet_native_logs
 from boardq.checkpointing import AGENT_FILE
+from boardq.commands.args import number
 from boardq.config import TrainConfig
 from boardq.errors import AgentFileError
 
@@ -69,6 +71,14 @@ def add_command(subparsers) -> None:
     p.add_argument(
         "--hints", action="store_true", help="show the agent's values after each of its moves"
     )
+    p.add_argument(
+        "--search",
+        type=number(int, minimum=0),
+        default=0,
+        metavar="D",
+        help="the agent looks D moves ahead, its network at the leaves; hints show the "
+        "searched values (default 0: the network alone)",
+    )
     p.add_argument("--ascii", action="store_true", help="draw the board with ASCII characters only")
     # TensorFlow is imported (quietly) only once the agent file has been checked.
     p.set_defaults(func=run, needs_tensorflow=False)
@@ -90,8 +100,12 @@ def run(args: argparse.Namespace) -> int:
     ascii_only = args.ascii or not console.encoding.lower().startswith("utf")
     agent = load_agent(path, game)
     view = View(console, game.text, ascii_only)
-    view.say(f"{game.title} against the agent in {path}", "bold")
-    session = Session(game, agent, view, LineReader(console), hints=args.hints)
+    searching = f", searching {args.search} moves ahead" if args.search else ""
+    view.say(f"{game.title} against the agent in {path}{searching}", "bold")
+    advisor = agent.searcher(args.search) if args.search else agent
+    session = Session(
+        game, advisor, view, LineReader(console), hints=args.hints, search_depth=args.search
+    )
     return session.run(first_human_seat(args.first, args.seed))
 
 

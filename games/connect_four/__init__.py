@@ -9,7 +9,7 @@ from boardq.symmetry import MIRROR, board_symmetries
 from games.connect_four.rules import RULES
 from games.connect_four.text import ConnectFourText
 from games.connect_four.vector import ConnectFourVector
-from games.game import Game
+from games.game import Game, OpenSpielGame
 
 __all__ = ["GAME", "PRESET"]
 
@@ -44,4 +44,6 @@ GAME = Game(
     # Every cell of a column is that column's move; the mirror reverses the columns.
     symmetries=board_symmetries(MIRROR, np.tile(np.arange(7), (6, 1))),
     vector=ConnectFourVector,
+    # Both name a move by its column, counted from the left.
+    openspiel=OpenSpielGame("connect_four", tuple(range(7))),
 )

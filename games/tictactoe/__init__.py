@@ -6,7 +6,7 @@ import numpy as np
 
 from boardq.config import NetworkConfig, TrainConfig
 from boardq.symmetry import DIHEDRAL, board_symmetries
-from games.game import Game
+from games.game import Game, OpenSpielGame
 from games.tictactoe.rules import RULES
 from games.tictactoe.text import TicTacToeText
 from games.tictactoe.vector import TicTacToeVector
@@ -45,4 +45,7 @@ GAME = Game(
     # of the square move actions as they move plane cells.
     symmetries=board_symmetries(DIHEDRAL, np.arange(9).reshape(3, 3)),
     vector=TicTacToeVector,
+    # OpenSpiel numbers the cells row by row, PettingZoo down the columns: the
+    # transpose, action a is cell (a % 3, a // 3), OpenSpiel's 3 * (a % 3) + a // 3.
+    openspiel=OpenSpielGame("tic_tac_toe", tuple(3 * (a % 3) + a // 3 for a in range(9))),
 )

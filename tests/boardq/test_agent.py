@@ -100,3 +100,59 @@ def test_exported_files_get_the_usual_permissions(tmp_path):
     finally:
         os.umask(umask)
     assert (path.stat().st_mode & 0o777) == 0o644
+
+
+# --- batches, lookahead and headers -------------------------------------------------------
+
+
+def test_q_batch_matches_q_values_row_by_row(tmp_path):
+    agent = Agent.load(preference_agent(tmp_path / "a.npz", order=[4, 0, 8, 2, 6, 1, 3, 5, 7]))
+    env = pettingzoo.make("aec", "classic/tictactoe-v3")
+    env.reset()
+    observations = []
+    for action in (4, 0, 8):
+        observations.append(env.observe(env.agent_selection))
+        env.step(action)
+    q = agent.q_batch(np.stack([o["observation"] for o in observations]))
+    assert q.shape == (3, 9)
+    for row, obs in zip(q, observations, strict=True):
+        legal = obs["action_mask"].astype(bool)
+        np.testing.assert_allclose(row[legal], agent.q_values(obs)[legal], rtol=1e-6)
+    with pytest.raises(ValueError, match="do not fit"):
+        agent.q_batch(np.zeros((1, 6, 7, 2), np.int8))
+
+
+def test_search_depth_one_is_greedy_and_depth_three_finds_the_fork(tmp_path):
+    # The network prefers the top-right cell (action 6) everywhere; X to move can fork.
+    game = get_game("tictactoe")
+    agent = Agent.load(preference_agent(tmp_path / "a.npz", order=[6, 0, 1, 2, 3, 4, 5, 7, 8]))
+    rows = ["XO.", ".X.", "..O"]
+    board = np.array([["O.X".index(c) - 1 for c in row] for row in rows], np.int8)
+    obs = {
+        "observation": game.rules.planes_from_board(board),
+        "action_mask": game.rules.legal_mask(board).astype(np.int8),
+    }
+    assert agent.act(obs) == agent.act(obs, search_depth=1) == 6
+    fork = agent.act(obs, search_depth=3)
+    assert fork in (game.rules.cell_action(1, 0), game.rules.cell_action(2, 0))
+    values = agent.q_values(obs, search_depth=3)
+    assert values[fork] == pytest.approx(0.99**2)
+    assert np.isnan(values[~obs["action_mask"].astype(bool)]).all()
+    with pytest.raises(ValueError, match="search depth"):
+        agent.act(obs, search_depth=-1)
+
+
+def test_read_header_reads_the_game_and_info_without_the_network(tmp_path):
+    from boardq.agent import read_header
+
+    game = get_game("tictactoe")
+    net = NetworkConfig(hidden_units=(4,))
+    model = build_q_network(game.obs_shape, game.num_actions, net)
+    info = {"train_step": 12, "transitions": 345, "elapsed_sec": 6.5}
+    export_agent(
+        tmp_path / "agent.npz", game.name, net, game.obs_shape, 9, model.get_weights(), info
+    )
+    header = read_header(tmp_path)  # a run directory works too
+    assert header["game"] == "tictactoe" and header["info"] == info
+    with pytest.raises(AgentFileError, match="does not exist"):
+        read_header(tmp_path / "missing.npz")

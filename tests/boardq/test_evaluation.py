@@ -10,7 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test
 
-from boardq.evaluation import PerfectPlayer, RandomPlayer, WinBlockPlayer, evaluate, play_game
+from boardq.evaluation import (
+    PerfectPlayer,
+    RandomPlayer,
+    WinBlockPlayer,
+    evaluate,
+    play_game,
+    score_interval,
+)
 from games.connect_four.rules import RULES as connect_four
 from games.tictactoe.rules import RULES as tictactoe
 
@@ -102,8 +109,89 @@ def test_evaluate_rates_sum_to_one_per_seat():
         rates = [metrics[f"{seat}/{outcome}"] for outcome in ("win", "draw", "loss")]
         assert all(0.0 <= rate <= 1.0 for rate in rates)
         assert sum(rates) == pytest.approx(1.0)
+        assert metrics[f"{seat}/games"] == 10.0
+        # Points: win 1, draw 0.5, loss 0.
+        expected = metrics[f"{seat}/win"] + 0.5 * metrics[f"{seat}/draw"]
+        assert metrics[f"{seat}/score"] == pytest.approx(expected)
+        low, high = metrics[f"{seat}/score_low"], metrics[f"{seat}/score_high"]
+        assert low <= metrics[f"{seat}/score"] <= high
     assert all(isinstance(value, float) for value in metrics.values())
-    assert -1.0 <= metrics["score"] <= 1.0
+    both = (metrics["first/score"] + metrics["second/score"]) / 2
+    assert metrics["score"] == pytest.approx(both)
+    assert metrics["score_low"] <= metrics["score"] <= metrics["score_high"]
+
+
+class ScriptedPlayer:
+    """Plays the given actions in order, whatever the position."""
+
+    def __init__(self, actions):
+        self.actions = iter(actions)
+
+    def act(self, observation):
+        return next(self.actions)
+
+
+class Recorder:
+    """A MoveObserver that writes down what it is told."""
+
+    def __init__(self):
+        self.calls = []
+
+    def new_game(self):
+        self.calls.append("new")
+
+    def moved(self, action, result):
+        self.calls.append((action, result))
+
+
+def test_play_game_tells_observers_every_move_and_the_result():
+    recorder = Recorder()
+    # X takes the top row (cells 0, 3, 6 down the columns) while O plays 1 and 4.
+    players = [ScriptedPlayer([0, 3, 6]), ScriptedPlayer([1, 4])]
+    assert play_game(make_tictactoe, players, seed=0, observers=[recorder]) == 1
+    assert recorder.calls == ["new", (0, None), (1, None), (3, None), (4, None), (6, 1)]
+
+
+def test_players_that_observe_are_told_too():
+    class ObservingPlayer(Recorder, FirstLegalPlayer):
+        def __init__(self):
+            Recorder.__init__(self)
+            FirstLegalPlayer.__init__(self, tictactoe)
+
+    watcher = ObservingPlayer()
+    play_game(make_tictactoe, [RandomPlayer(0), watcher], seed=0)
+    assert watcher.calls[0] == "new" and watcher.calls[-1][1] is not None
+    assert all(result is None for _, result in watcher.calls[1:-1])
+
+
+@pytest.mark.parametrize(
+    "points, games, low, high",
+    [
+        # p = 0.5, n = 100, z = 1.96: center 0.5, half-width
+        # 1.96 * sqrt(0.25 / 100 + 1.96^2 / 40000) / (1 + 1.96^2 / 100) = 0.09617.
+        (50.0, 100, 0.40383, 0.59617),
+        # p = 1: center (1 + 0.019208) / 1.038415 = 0.98150 and half-width 0.01850.
+        (100.0, 100, 0.96300, 1.0),
+        (0.0, 100, 0.0, 0.03700),
+        # One game drawn: p = 0.5, n = 1: center 0.5, half-width
+        # 1.96 * sqrt(0.25 + 0.96037) / 4.84146 = 0.44538.
+        (0.5, 1, 0.05462, 0.94538),
+    ],
+)
+def test_score_interval_by_hand(points, games, low, high):
+    assert score_interval(points, games) == pytest.approx((low, high), abs=1e-5)
+
+
+def test_score_interval_holds_the_score_when_every_game_had_one_result():
+    for games in (1, 3, 7, 100):
+        assert score_interval(0.0, games)[0] == 0.0
+        assert score_interval(float(games), games)[1] == 1.0
+
+
+def test_score_interval_refuses_impossible_scores():
+    for points, games in [(1.0, 0), (3.0, 2), (-1.0, 2)]:
+        with pytest.raises(ValueError):
+            score_interval(points, games)
 
 
 def test_random_play_shows_the_first_move_advantage():
@@ -231,7 +319,7 @@ def test_win_block_player_beats_random_at_connect_four():
     metrics = evaluate(
         WinBlockPlayer(connect_four, seed=1), RandomPlayer(2), make_connect_four, games_per_seat=20
     )
-    assert metrics["score"] > 0.5
+    assert metrics["score"] > 0.75
 
 
 # --- consistency over reachable positions -----------------------------------------------
@@ -271,7 +359,9 @@ def test_the_numpy_layers_do_not_import_tensorflow():
     """Rules, evaluation, turn bookkeeping, replay and actors run without TensorFlow."""
     code = (
         "import sys, boardq.evaluation, boardq.actor, boardq.builder, boardq.replay, "
-        "boardq.symmetry, boardq.transitions, boardq.policies, games; "
+        "boardq.symmetry, boardq.transitions, boardq.policies, games, boardq.opponents, "
+        "boardq.search, boardq.elo, boardq.league, boardq.specs, boardq.openspiel_bot, "
+        "boardq.commands; "
         "sys.exit('tensorflow' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -45,12 +45,14 @@ class PreferenceAgent:
         return int(np.nanargmax(self.q_values(observation)))
 
 
-def session(game, agent, script: str, hints: bool = False) -> tuple[Session, io.StringIO]:
+def session(
+    game, agent, script: str, hints: bool = False, search_depth: int = 0
+) -> tuple[Session, io.StringIO]:
     out = io.StringIO()
     console = Console(file=out, highlight=False, emoji=False, soft_wrap=True)
     view = View(console, game.text, ascii_only=True)
     reader = LineReader(console, io.StringIO(script))
-    return Session(game, agent, view, reader, hints=hints), out
+    return Session(game, agent, view, reader, hints=hints, search_depth=search_depth), out
 
 
 # --- Match ------------------------------------------------------------------------------------
@@ -196,3 +198,25 @@ def test_newest_agent_is_the_last_written(tmp_path):
     assert newest_agent(tmp_path, "tictactoe").parent.name == "20250101-000000"
     with pytest.raises(AgentFileError, match="boardq train connect_four"):
         newest_agent(tmp_path, "connect_four")
+
+
+def test_a_searching_agent_blocks_and_hints_show_the_searched_values():
+    from boardq.search import SearchPlayer
+
+    # The network alone would answer 1 with 5, then 2 with 9 (its taste), never blocking.
+    taste = PreferenceAgent(TTT, ttt(5, 9, 1, 3, 7, 2, 4, 6, 8))
+
+    def q_batch(planes):
+        return np.tile(taste.values, (len(planes), 1))
+
+    searcher = SearchPlayer(TTT.rules, q_batch, depth=2)
+    s, out = session(TTT, searcher, "1\n2\nhint\nquit\n", hints=True, search_depth=2)
+    s.run(human_seat=0)
+    text = out.getvalue()
+    assert "agent (O) plays 5 (b2)" in text
+    assert "agent (O) plays 3 (c1)" in text  # blocks the top row
+    assert "agent's depth-2 search values of its moves: 3 " in text
+    # X to move after 1, 2 / 5, 3: every move but 7 lets O win on the diagonal 3-5-7.
+    hint = text.split("the agent's depth-2 search values of your moves: ")[1].splitlines()[0]
+    assert hint.startswith("7 ")
+    assert hint.count("-0.99") == 4  # 4, 6, 8, 9: lost on the reply

@@ -327,3 +327,36 @@ def test_terminal_no_color_agent_first_then_ctrl_d(agents):
     assert code == 0
     assert "Traceback" not in term.text
     assert colours(term.raw) == set()  # NO_COLOR: styles such as bold, but no colour
+
+
+# --- lookahead -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def this_checkout(monkeypatch):
+    """Runs the checkout under test, also where the installed `boardq` is another copy."""
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[3]))
+
+
+@pytest.mark.usefixtures("this_checkout")
+def test_search_blocks_a_threat_the_network_would_ignore(agents):
+    # X: 1 then 2 threatens the top row. The agent's taste answers 5 then 1 (taken), 9.
+    result = play(
+        ["tictactoe", "--agent", "ttt.npz", "--search", "2"], "1\n2\nhint\nquit\n", agents
+    )
+    out = text_of(result)
+    assert result.returncode == 0
+    assert "against the agent in ttt.npz, searching 2 moves ahead" in out
+    assert "agent (O) plays 5 (b2)" in out
+    assert "agent (O) plays 3 (c1)" in out  # the block, not its favourite 9
+    assert "the agent's depth-2 search values of your moves: 7 " in out
+
+
+@pytest.mark.usefixtures("this_checkout")
+@pytest.mark.parametrize("depth", ["-1", "two"])
+def test_a_bad_search_depth_is_one_line_and_exit_2(agents, depth):
+    result = play(["tictactoe", "--agent", "ttt.npz", "--search", depth], "", agents)
+    assert result.returncode == 2
+    err = result.stderr.decode()
+    assert err.startswith("boardq play: error: argument --search: expected a whole number")
+    assert err.count("\n") == 1

@@ -1,0 +1,178 @@
+"""`boardq league`: a round robin between players, rated in Elo.
+
+Players are specs as for `evaluate --opponent` (random, winblock, perfect, mcts:N,
+agent:PATH, search:D:PATH) or bare paths of agent files and run directories. The
+`random` player is always in (it anchors the ratings at 0). With `--run RUN_DIR` the
+agents the run kept over time (RUN_DIR/agents/agent-<step>.npz) join, the table lists
+them in training order, and a PNG of rating against training time is written.
+
+Exit codes: 0 done; 1 a bad or missing agent file or run directory, or a player the
+game cannot have (one line on stderr); 2 a bad command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from boardq.commands.args import number
+from boardq.specs import FORMS, Kind, PlayerSpec, parse_league_player, parse_spec
+
+__all__ = ["add_command", "format_table", "run"]
+
+ANCHOR = "random"
+RATING_NOTE = (
+    "Elo: Bradley-Terry fit over all games (draw = half a win each way, one virtual "
+    "draw per pairing), random = 0; 95% bootstrap interval"
+)
+
+
+def add_command(sub) -> None:
+    """Registers `boardq league`."""
+    p = sub.add_parser(
+        "league",
+        help="rate players in Elo by a round robin",
+        description="Plays every pair of players GAMES times from each seat and fits Elo "
+        "ratings over all games (random anchored at 0), with 95% bootstrap intervals.",
+        epilog=f"players: {FORMS}, or a bare agent file or run directory (search:D needs "
+        "its :PATH here). exit codes: 0 done, 1 bad agent file, run directory or player, "
+        "2 bad command line",
+    )
+    p.add_argument("game", help="game to play (tictactoe, connect_four)")
+    p.add_argument(
+        "players",
+        nargs="*",
+        type=parse_league_player,
+        metavar="PLAYER",
+        help="a player spec or an agent file or run directory (random is always in)",
+    )
+    p.add_argument(
+        "--run",
+        metavar="RUN_DIR",
+        help="also rate the agents the run kept over time (RUN_DIR/agents/), "
+        "list them in training order and plot their ratings",
+    )
+    p.add_argument(
+        "--plot", metavar="PATH", help="where --run writes its plot (default RUN_DIR/league.png)"
+    )
+    p.add_argument(
+        "--games",
+        type=number(int, minimum=1),
+        default=20,
+        help="games per seat in each pairing (default 20)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the players and the bootstrap")
+    p.add_argument("--json", action="store_true", help="print the ratings as JSON")
+    p.set_defaults(func=run, needs_tensorflow=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs `boardq league`; returns the exit code."""
+    import numpy as np
+
+    from boardq.errors import BoardqError
+    from boardq.league import rate, round_robin, run_snapshots
+    from boardq.openspiel_bot import rule_checks
+    from boardq.specs import PlayerFactory, check_spec
+    from games import get_game
+
+    game = get_game(args.game)
+    snapshots = run_snapshots(args.run) if args.run else []
+    kept = {str(s.path): s for s in snapshots}
+    specs = [parse_spec(ANCHOR), *args.players]
+    specs += [PlayerSpec(Kind.AGENT, s.path.stem, path=path) for path, s in kept.items()]
+    specs = list({s.name: s for s in specs}.values())  # the first of equal names
+    if len(specs) < 2:
+        raise BoardqError("a league needs at least one player besides random")
+    for spec in specs:  # everything that can be refused, before TensorFlow loads
+        check_spec(spec, game, need_path=True)
+    factory = PlayerFactory(game)
+    players = [factory.make(spec, args.seed + k) for k, spec in enumerate(specs)]
+    t0 = time.perf_counter()
+    wins, draws = round_robin(players, game.make_env, args.games, args.seed, rule_checks(game))
+    seconds = time.perf_counter() - t0
+    ratings = rate([s.name for s in specs], wins, draws, 0, np.random.default_rng(args.seed))
+    timeline = []  # (snapshot, rating) in training order
+    for spec, r in zip(specs, ratings, strict=True):
+        if spec.kind is Kind.AGENT and spec.path in kept and spec.name == Path(spec.path).stem:
+            snap = kept[spec.path]
+            r.extra = {"train_step": snap.train_step, "minutes": snap.minutes}
+            timeline.append((snap, r))
+    # With --run the table keeps training order (random and extra players first).
+    order = ratings if snapshots else sorted(ratings, key=lambda r: -r.rating)
+    plot = _plot(args, game, timeline)
+    if args.json:
+        result = _as_json(args, game, order, seconds, plot)
+        result["matrix"] = {"players": [s.name for s in specs], "wins": wins.tolist(),
+                            "draws": draws.tolist()}  # fmt: skip
+        print(json.dumps(result, indent=2))
+    else:
+        print("\n".join(format_table(game.title, args.games, order, seconds)))
+        if plot:
+            print(f"plot: {plot}")
+    return 0
+
+
+def _plot(args, game, timeline) -> str | None:
+    """Writes the ratings of the run's agents against training time; the PNG's path."""
+    from boardq.league import plot_ratings
+
+    if not timeline:
+        return None
+    path = Path(args.plot) if args.plot else Path(args.run) / "league.png"
+    snapshots, ratings = zip(*timeline, strict=True)
+    try:
+        return str(plot_ratings(snapshots, ratings, path, f"{game.title}: {args.run}"))
+    except ImportError:
+        print("no plot: matplotlib is not installed (pip install matplotlib)", file=sys.stderr)
+        return None
+
+
+def format_table(title: str, games_per_seat: int, ratings, seconds: float) -> list[str]:
+    """The ratings as lines of text, in the order given."""
+    timed = any(r.extra for r in ratings)
+    width = max(len("player"), *(len(r.name) for r in ratings))
+    lines = [
+        f"{title} league: {len(ratings)} players, {games_per_seat} games per seat per "
+        f"pairing ({seconds:.1f} s)",
+        RATING_NOTE,
+        f"  {'player':<{width}}"
+        + (f" {'step':>9} {'min':>6}" if timed else "")
+        + f" {'Elo':>6}  {'interval':<13} {'games':>5}  score",
+    ]
+    for r in ratings:
+        when = ""
+        if timed:
+            step = r.extra.get("train_step", "")
+            minutes = r.extra.get("minutes")
+            when = f" {step!s:>9} {'' if minutes is None else f'{minutes:.1f}':>6}"
+        lines.append(
+            f"  {r.name:<{width}}{when} {r.rating:>6.0f}  {f'{r.low:.0f} to {r.high:.0f}':<13} "
+            f"{r.games:>5}  {r.score:.3f}"
+        )
+    return lines
+
+
+def _as_json(args, game, ratings, seconds, plot) -> dict:
+    return {
+        "game": game.name,
+        "games_per_seat": args.games,
+        "rating": RATING_NOTE,
+        "seconds": seconds,
+        "plot": plot,
+        "players": [
+            {
+                "name": r.name,
+                "elo": r.rating,
+                "elo_low": r.low,
+                "elo_high": r.high,
+                "games": r.games,
+                "score": r.score,
+                **r.extra,
+            }
+            for r in ratings
+        ],
+    }

@@ -1,0 +1,250 @@
+"""Players named on the command line: `random`, `mcts:200`, `agent:PATH`, `search:2`...
+
+The grammar, one table (`SYNTAX`) for `evaluate --opponent` and `league`:
+
+    random          uniformly random legal moves
+    winblock        wins at once if it can, else blocks, else random
+    perfect         exact play (games small enough to solve: tic-tac-toe)
+    mcts:N          OpenSpiel's C++ MCTS bot, N simulations per move (N >= 1)
+    agent:PATH      a trained agent file or run directory, greedy
+    search:D        the evaluated agent with a depth-D lookahead (D >= 0; 0: greedy)
+    search:D:PATH   the agent at PATH with a depth-D lookahead
+
+`parse_spec` checks the syntax only (argparse calls it); `check_spec` checks what can be
+checked without TensorFlow (the game, the agent files); `PlayerFactory` builds the players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from boardq.errors import AgentFileError, BoardqError
+from boardq.opponents import PerfectPlayer, RandomPlayer, WinBlockPlayer
+
+__all__ = [
+    "SOLVABLE_GAMES",
+    "SYNTAX",
+    "Kind",
+    "PlayerFactory",
+    "PlayerSpec",
+    "check_spec",
+    "parse_league_player",
+    "parse_spec",
+]
+
+SOLVABLE_GAMES = frozenset({"tictactoe"})
+"""Games small enough for `perfect` (tic-tac-toe has 5,478 positions)."""
+
+
+class Kind(enum.Enum):
+    """The kinds of player."""
+
+    RANDOM = "random"
+    WINBLOCK = "winblock"
+    PERFECT = "perfect"
+    MCTS = "mcts"
+    AGENT = "agent"
+    SEARCH = "search"
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player as named on the command line.
+
+    Attributes:
+        kind: the kind of player.
+        name: its canonical text (how tables and JSON name it).
+        simulations: MCTS simulations per move.
+        depth: search depth (`search`).
+        path: the agent file or run directory (`agent`; `search` with a path).
+    """
+
+    kind: Kind
+    name: str
+    simulations: int = 0
+    depth: int = 0
+    path: str | None = None
+
+
+def _whole(text: str, what: str, minimum: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"expected a whole number of {what}, got {text!r}") from None
+    if value < minimum:
+        raise ValueError(f"{what} must be >= {minimum}, got {value}")
+    return value
+
+
+def _no_argument(arg: str | None) -> dict[str, Any]:
+    if arg is not None:
+        raise ValueError("takes no ':' argument")
+    return {}
+
+
+def _simulations(arg: str | None) -> dict[str, Any]:
+    return {"simulations": _whole(arg or "", "simulations", 1)}
+
+
+def _path(arg: str | None) -> dict[str, Any]:
+    if not arg:
+        raise ValueError("needs a path: agent:PATH")
+    return {"path": arg}
+
+
+def _search(arg: str | None) -> dict[str, Any]:
+    depth, _, path = (arg or "").partition(":")
+    return {"depth": _whole(depth, "search plies", 0), "path": path or None}
+
+
+SYNTAX: dict[Kind, tuple[str, Callable[[str | None], dict[str, Any]]]] = {
+    Kind.RANDOM: ("random", _no_argument),
+    Kind.WINBLOCK: ("winblock", _no_argument),
+    Kind.PERFECT: ("perfect", _no_argument),
+    Kind.MCTS: ("mcts:N", _simulations),
+    Kind.AGENT: ("agent:PATH", _path),
+    Kind.SEARCH: ("search:D[:PATH]", _search),
+}
+"""Each kind's form and the parser of the text after `kind:` (None: no colon)."""
+
+FORMS = ", ".join(form for form, _ in SYNTAX.values())
+
+
+def parse_spec(text: str) -> PlayerSpec:
+    """Parses one player spec (an argparse `type`).
+
+    Raises:
+        argparse.ArgumentTypeError: the text is not a spec; the message says why.
+    """
+    head, colon, arg = text.strip().partition(":")
+    try:
+        kind = Kind(head.lower())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"unknown player {text!r}; expected one of {FORMS}"
+        ) from None
+    try:
+        fields = SYNTAX[kind][1](arg if colon else None)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"bad player {text!r}: {kind.value} {e}") from None
+    name = kind.value + (f":{arg}" if colon else "")
+    return PlayerSpec(kind=kind, name=name, **fields)
+
+
+def parse_league_player(text: str) -> PlayerSpec:
+    """A spec, or a bare path meaning `agent:PATH` (an argparse `type`).
+
+    Raises:
+        argparse.ArgumentTypeError: neither a spec nor an existing file or directory.
+    """
+    if text.strip().partition(":")[0].lower() in {k.value for k in Kind}:
+        return parse_spec(text)
+    if Path(text).exists():
+        return PlayerSpec(kind=Kind.AGENT, name=f"agent:{text}", path=text)
+    raise argparse.ArgumentTypeError(
+        f"{text!r} is neither a player ({FORMS}) nor an agent file or run directory"
+    )
+
+
+def _check_perfect(spec: PlayerSpec, game, need_path: bool) -> None:
+    if game.name not in SOLVABLE_GAMES:
+        raise BoardqError(
+            f"the perfect player is for {', '.join(sorted(SOLVABLE_GAMES))} only: "
+            f"solving {game.title} exactly is impractical"
+        )
+
+
+def _check_mcts(spec: PlayerSpec, game, need_path: bool) -> None:
+    from boardq.openspiel_bot import OpenSpielMirror
+
+    OpenSpielMirror(game)  # raises OpenSpielMissingError (one line) if it cannot
+
+
+def _check_search(spec: PlayerSpec, game, need_path: bool) -> None:
+    if spec.path is None and need_path:
+        raise BoardqError(f"{spec.name}: name the agent to search with, as search:D:PATH")
+
+
+_CHECKS: dict[Kind, Callable[[PlayerSpec, Any, bool], None]] = {
+    Kind.PERFECT: _check_perfect,
+    Kind.MCTS: _check_mcts,
+    Kind.SEARCH: _check_search,
+}
+"""What each kind needs of the game beyond an agent file (random and winblock need nothing)."""
+
+
+def check_spec(spec: PlayerSpec, game, need_path: bool = False) -> None:
+    """Checks a spec against a game without TensorFlow: one clear error if it cannot play.
+
+    Args:
+        spec: the player.
+        game: the game (`games.Game`).
+        need_path: `search:D` must name its agent (the league has no evaluated agent).
+
+    Raises:
+        BoardqError: the player cannot play this game (AgentFileError for agent files).
+    """
+    check = _CHECKS.get(spec.kind)
+    if check is not None:
+        check(spec, game, need_path)
+    if spec.path is not None:
+        from boardq.agent import read_header
+
+        header = read_header(spec.path)
+        if header.get("game") != game.name:
+            raise AgentFileError(
+                f"{spec.path} is an agent for {header.get('game')!r}, not for {game.name!r}"
+            )
+
+
+class PlayerFactory:
+    """Builds players of specs for one game; agents are loaded once per path.
+
+    Attributes:
+        game: the game.
+        evaluated: the agent that a bare `search:D` searches with (evaluate's --agent).
+    """
+
+    def __init__(self, game, evaluated=None) -> None:
+        self.game = game
+        self.evaluated = evaluated
+        self._agents: dict[str, Any] = {}
+        self._makers: dict[Kind, Callable[[PlayerSpec, int], Any]] = {
+            Kind.RANDOM: lambda spec, seed: RandomPlayer(seed=seed),
+            Kind.WINBLOCK: lambda spec, seed: WinBlockPlayer(game.rules, seed=seed),
+            Kind.PERFECT: lambda spec, seed: PerfectPlayer(game.rules, seed=seed),
+            Kind.MCTS: self._mcts,
+            Kind.AGENT: lambda spec, seed: self.agent(spec.path),
+            Kind.SEARCH: self._search,
+        }
+
+    def make(self, spec: PlayerSpec, seed: int):
+        """A fresh player of `spec` (agents are shared: they keep no game state)."""
+        check_spec(spec, self.game, need_path=self.evaluated is None)
+        return self._makers[spec.kind](spec, seed)
+
+    def agent(self, path: str | Path):
+        """The agent at `path`, loaded on first use (imports TensorFlow)."""
+        key = str(path)
+        if key not in self._agents:
+            from boardq._quiet import quiet_native_logs
+
+            with quiet_native_logs(expected=(BoardqError,)):
+                from boardq.agent import Agent
+
+                self._agents[key] = Agent.load(path, game=self.game.name)
+        return self._agents[key]
+
+    def _mcts(self, spec: PlayerSpec, seed: int):
+        from boardq.openspiel_bot import MCTSPlayer
+
+        return MCTSPlayer(self.game, spec.simulations, seed=seed)
+
+    def _search(self, spec: PlayerSpec, seed: int):
+        agent = self.evaluated if spec.path is None else self.agent(spec.path)
+        return agent.searcher(spec.depth) if spec.depth else agent

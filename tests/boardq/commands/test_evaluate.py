@@ -1,0 +1,153 @@
+"""`boardq evaluate` end to end: opponents by spec, lookahead, JSON, and one-line refusals.
+
+The agents are exported without training (zero kernels, the output bias ranks the
+moves), so they play known moves. Refusals happen before TensorFlow loads, so they
+cost a fraction of a second each; the two real runs cost seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from boardq.agent import export_agent
+from boardq.config import NetworkConfig
+
+ROOT = Path(__file__).resolve().parents[3]  # the checkout under test, not an installed copy
+TTT_ORDER = [4, 0, 8, 6, 2, 3, 1, 5, 7]  # centre, corners, edges (PettingZoo actions)
+C4_ORDER = [3, 2, 4, 1, 5, 0, 6]
+
+
+def export_preference_agent(path: Path, game: str, obs_shape, order: list[int]) -> Path:
+    """An agent whose values are fixed: linearly from +0.9 (order[0]) down to -0.9."""
+    bias = np.zeros(len(order), np.float32)
+    bias[order] = np.linspace(0.9, -0.9, len(order))
+    weights = [np.zeros((int(np.prod(obs_shape)), len(order)), np.float32), bias]
+    network = NetworkConfig(conv_filters=(), hidden_units=())
+    return export_agent(path, game, network, obs_shape, len(order), weights)
+
+
+@pytest.fixture(scope="module")
+def agents(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("evaluate")
+    export_preference_agent(root / "ttt.npz", "tictactoe", (3, 3, 2), TTT_ORDER)
+    export_preference_agent(root / "ttt-edges.npz", "tictactoe", (3, 3, 2), TTT_ORDER[::-1])
+    export_preference_agent(root / "c4.npz", "connect_four", (6, 7, 2), C4_ORDER)
+    return root
+
+
+def boardq(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "boardq", "evaluate", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (["--opponent", "mcts:0"], 2, "argument --opponent: bad player 'mcts:0': mcts simulations"),
+        (["--opponent", "mcts:x"], 2, "expected a whole number of simulations, got 'x'"),
+        (["--opponent", "bogus"], 2, "unknown player 'bogus'; expected one of random"),
+        (["--opponent", "search:-1"], 2, "search plies must be >= 0, got -1"),
+        (["--search", "-1"], 2, "argument --search: expected a whole number >= 0, got '-1'"),
+        (["--search", "deep"], 2, "argument --search: expected a whole number, got 'deep'"),
+        (["--opponent", "agent:/missing"], 1, "agent file /missing does not exist"),
+        (["--opponent", "agent:c4.npz"], 1, "c4.npz is an agent for 'connect_four'"),
+    ],
+)
+def test_bad_opponents_and_depths_are_one_line(agents, args, code, message):
+    result = boardq(["tictactoe", "--agent", "ttt.npz", *args], agents)
+    assert result.returncode == code
+    assert result.stdout == ""
+    assert result.stderr.startswith("boardq evaluate: error: ")
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["connect_four", "--agent", "c4.npz", "--opponent", "perfect"], "for tictactoe only"),
+        (["tictactoe", "--agent", "missing.npz"], "agent file missing.npz does not exist"),
+        (["tictactoe", "--agent", "c4.npz"], "c4.npz is an agent for 'connect_four'"),
+    ],
+)
+def test_bad_agents_and_games_are_one_line_and_exit_1(agents, args, message):
+    result = boardq(args, agents)
+    assert result.returncode == 1, result.stderr
+    assert message in result.stderr and result.stderr.count("\n") == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_json_with_every_kind_of_opponent(agents):
+    pytest.importorskip("pyspiel")
+    opponents = ["random", "winblock", "perfect", "mcts:20", "agent:ttt-edges.npz", "search:0"]
+    args = ["tictactoe", "--agent", "ttt.npz", "--games", "3", "--search", "1", "--json"]
+    result = boardq(args + [x for o in opponents for x in ("--opponent", o)], agents)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["search_depth"] == 1 and report["games_per_seat"] == 3
+    assert report["score"] == "mean points per game: win 1, draw 0.5, loss 0"
+    assert report["rules_checked_by_openspiel"] is True
+    assert list(report["opponents"]) == opponents
+    for r in report["opponents"].values():
+        for seat in ("first/", "second/"):
+            assert r[seat + "games"] == 3
+            assert r[seat + "win"] + r[seat + "draw"] + r[seat + "loss"] == pytest.approx(1)
+            assert 0 <= r[seat + "score_low"] <= r[seat + "score"] <= r[seat + "score_high"] <= 1
+        assert r["seconds"] > 0
+    # Perfect play never loses; random play rarely wins.
+    assert report["opponents"]["perfect"]["score"] <= 0.5
+    assert report["opponents"]["random"]["score"] > 0.5
+
+
+def test_text_table_for_connect_four(agents):
+    args = ["connect_four", "--agent", "c4.npz", "--games", "2", "--opponent", "winblock"]
+    result = boardq([*args, "--search", "2"], agents)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Connect Four: c4.npz (depth-2 search), 2 games per seat"
+    assert (
+        lines[1] == "score = mean points per game (win 1, draw 0.5, loss 0), with its 95% interval"
+    )
+    assert lines[3].split()[:2] == ["winblock", "first"]
+    assert lines[4].split()[0] == "second"
+    assert lines[5].split()[0] == "both" and lines[5].endswith(" s)")
+    counts = [int(x) for x in lines[3].split()[2:5]]
+    assert sum(counts) == 2
+
+
+def test_mcts_without_openspiel_is_one_line(agents):
+    code = (
+        "import sys\n"
+        "sys.modules['pyspiel'] = None  # as if OpenSpiel were not installed\n"
+        "from boardq.commands import main\n"
+        "sys.exit(main(['evaluate', *sys.argv[1:]]))\n"
+    )
+    args = ["tictactoe", "--agent", "ttt.npz", "--opponent", "mcts:5"]
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        cwd=agents,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr == (
+        "boardq evaluate: error: OpenSpiel is not installed (pip install open_spiel); "
+        "mcts opponents need it\n"
+    )
