@@ -126,7 +126,8 @@ def bootstrap_intervals(
     """Percentile intervals of `fit_ratings` by resampling the games of each pairing.
 
     Args:
-        wins, draws: as for `fit_ratings`.
+        wins: as for `fit_ratings`.
+        draws: as for `fit_ratings`.
         rng: the random generator.
         rounds: resamples.
         level: the interval's coverage.

@@ -94,7 +94,7 @@ class OpenSpielMirror:
         return self._from_spiel[int(spiel_action)]
 
     def legal_mask(self) -> np.ndarray:
-        """bool [num_actions] by PettingZoo action: OpenSpiel's legal moves (none once over)."""
+        """OpenSpiel's legal moves as a bool mask by PettingZoo action (none once over)."""
         mask = np.zeros(self.game.num_actions, bool)
         if not self.state.is_terminal():
             mask[[self.to_pettingzoo(s) for s in self.state.legal_actions()]] = True
@@ -117,8 +117,10 @@ class OpenSpielMirror:
             )
 
     def moved(self, action: int, result: int | None) -> None:
-        """Plays PettingZoo's `action` here too and checks PettingZoo's `result` (see
-        `boardq.evaluation.MoveObserver`)."""
+        """Plays PettingZoo's `action` here too and checks PettingZoo's `result`.
+
+        See `boardq.evaluation.MoveObserver`.
+        """
         self.moves.append(int(action))
         if self.state.is_terminal():
             self._mismatch("PettingZoo played on after OpenSpiel's end of the game")

@@ -60,7 +60,7 @@ def add_command(sub) -> None:
 
 
 def default_opponents(game) -> list[PlayerSpec]:
-    """random and winblock, plus perfect where the game can be solved."""
+    """The default opponents: random and winblock, plus perfect where the game is solved."""
     from boardq.specs import SOLVABLE_GAMES
 
     names = ["random", "winblock"] + (["perfect"] if game.name in SOLVABLE_GAMES else [])
