@@ -178,11 +178,17 @@ class TrainConfig:
         group="run",
         help="seconds between agents kept in RUN_DIR/agents (strength over time; 0: none)",
     )
+    eval_ladder: str = _setting(
+        "random",
+        group="run",
+        help="opponents of the evaluation during training, comma-separated, as boardq "
+        "evaluate names them (random, winblock, perfect, mcts:N, agent:PATH; empty: none)",
+    )
     eval_every_sec: float = _setting(
-        30.0, group="run", help="seconds between evaluations against a random player"
+        30.0, group="run", help="seconds between the starts of evaluations during training"
     )
     eval_games: int = _setting(
-        50, group="run", help="games per seat in each evaluation (0: no evaluation)"
+        50, group="run", help="games per seat and opponent in each evaluation (0: none)"
     )
     log_every_sec: float = _setting(
         5.0, group="run", help="seconds between progress lines and logged metrics"
@@ -241,10 +247,26 @@ class TrainConfig:
             )
         if self.budget_steps == 0 and self.budget_minutes == 0:
             raise ConfigError("set a budget: budget_steps or budget_minutes must be > 0")
+        self.ladder_specs()
         for units in (*self.network.hidden_units, *self.network.conv_filters):
             if units < 1:
                 raise ConfigError(f"network layer sizes must be >= 1, got {units}")
         return self
+
+    def ladder_specs(self) -> list:
+        """The evaluation ladder's players (`boardq.specs.PlayerSpec`), parsed.
+
+        Raises:
+          ConfigError: a player is not one `boardq evaluate` knows.
+        """
+        import argparse
+
+        from boardq.specs import parse_spec
+
+        try:
+            return [parse_spec(s) for s in self.eval_ladder.split(",") if s.strip()]
+        except argparse.ArgumentTypeError as e:
+            raise ConfigError(f"eval_ladder: {e}") from None
 
     def resolved_intra_op_threads(self) -> int:
         """The compute threads to use: the setting, or the cores actor threads leave.

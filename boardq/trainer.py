@@ -2,7 +2,8 @@
 
 Threads: actor threads (`Actor.run`; or, with actor processes, one collector thread
 per process), one learner thread (`LearnerLoop`, the only writer of weights), one
-evaluator thread (greedy play against a random player), and tf.data's own thread
+evaluator thread (starts the evaluation ladder in a low-priority child process, see
+`boardq.ladder`), and tf.data's own thread
 running the replay generator. The main thread builds and traces everything first
 (`build`), then only watches: it writes metrics to the loggers, enforces the time
 budget, turns Ctrl-C into a stop, and saves the final checkpoint after every thread
@@ -26,9 +27,11 @@ from boardq.checkpointing import CONFIG_FILE, RunLock, atomic_write_text, new_ru
 from boardq.config import TrainConfig
 from boardq.coordination import CoordStop, start_workers
 from boardq.errors import RunDirError
+from boardq.ladder import Ladder
 from boardq.loggers import JsonLinesLogger, Logger, TensorBoardLogger
-from boardq.policies import GreedyPlayer, linear_epsilon
+from boardq.policies import linear_epsilon
 from boardq.run_state import RunState
+from boardq.specs import check_spec
 from games.game import Game
 
 __all__ = ["TrainResult", "Trainer"]
@@ -84,6 +87,8 @@ class Trainer:
     def _build(self) -> None:
         cfg, builder = self.config, Builder(self.config, self.game)
         self.builder = builder
+        for spec in cfg.ladder_specs():  # a player that cannot play this game: one line
+            check_spec(spec, self.game)
         if self.resume_dir is None:
             atomic_write_text(self.run_dir / CONFIG_FILE, cfg.to_json())
         self.learner = builder.make_learner()
@@ -147,26 +152,25 @@ class Trainer:
         self.loop.run(self.stop, after_call)
 
     def _evaluator_thread(self) -> None:
-        from boardq.evaluation import RandomPlayer, evaluate
+        """Starts the ladder on the newest snapshot every `eval_every_sec`.
 
-        cfg = self.config
-        player = GreedyPlayer(self.act_fn)
-        k = 0
-        while not self.stop.wait(cfg.eval_every_sec):
-            version = self.learner.snapshots.version
-            result = evaluate(
-                player,
-                RandomPlayer(seed=cfg.seed + k),
-                self.game.make_env,
-                games_per_seat=cfg.eval_games,
-                seed=cfg.seed + k,
-                should_stop=self.stop.is_set,
-            )
-            k += 1
-            if not result:
-                break
-            evals = {f"eval/random/{key}": v for key, v in result.items()}
-            self._eval_metrics = {**evals, "eval/version": version}
+        One evaluation at a time, in a low-priority child process; its results are
+        taken when it ends.
+        """
+        cfg, ladder = self.config, Ladder(self.config, self.game, self.run_dir)
+        started = -float("inf")
+        try:
+            while not self.stop.wait(0.5):
+                result = ladder.poll()
+                if result is not None:
+                    self._eval_metrics = result
+                if not ladder.busy and time.monotonic() - started >= cfg.eval_every_sec:
+                    snap = self.learner.snapshots.get()
+                    info = {"train_step": snap.version, "elapsed_sec": self.elapsed()}
+                    ladder.start(snap.version, snap.weights, info)
+                    started = time.monotonic()
+        finally:
+            ladder.close()
 
     # -- saving ----------------------------------------------------------------------------
     def save(self, keep: bool = False) -> Path:
@@ -259,7 +263,7 @@ class Trainer:
         say(f"{'resuming' if self.resume_dir else 'training'} {self.game.title} in {self.run_dir}")
         self._t_start = time.monotonic()
         targets = [*self.collection.targets(self.stop), ("learner", self._learner_thread)]
-        if cfg.eval_games > 0:
+        if cfg.eval_games > 0 and cfg.eval_ladder.strip():
             targets.append(("evaluator", self._evaluator_thread))
         interrupted = False
         last = self.metrics()

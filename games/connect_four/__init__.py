@@ -28,6 +28,7 @@ PRESET = TrainConfig(
     epsilon_decay_transitions=1_500_000,
     budget_minutes=27.0,
     eval_every_sec=120.0,
+    eval_ladder="random,winblock,mcts:100",
     # An MLP: on a 2-core CPU a convolutional net trains ~10x fewer steps per second.
     network=NetworkConfig(hidden_units=(256, 256)),
 )

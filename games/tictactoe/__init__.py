@@ -28,6 +28,7 @@ PRESET = TrainConfig(
     epsilon_decay_transitions=100_000,
     budget_minutes=4.0,
     eval_every_sec=30.0,
+    eval_ladder="random,perfect",
     keep_agent_every_sec=30.0,
     network=NetworkConfig(hidden_units=(256, 256)),
 )

@@ -1,0 +1,120 @@
+"""Evaluation during training: a ladder of opponents, in a separate low-priority process.
+
+Every few minutes the trainer writes the newest published snapshot as an agent file
+and starts `boardq evaluate` on it against the ladder (say random, winblock,
+mcts:100) in a child process at the lowest CPU priority (nice 19), so it uses the
+cores training leaves idle instead of taking the learner's. When it ends, its scores
+are logged (`eval/<opponent>/...`, `eval/ladder_score`: the mean score over the
+ladder), and an agent that beats the best ladder score so far is kept as
+`RUN_DIR/best-agent.npz` beside the last one (`agent.npz`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardq.agent import export_agent
+from boardq.config import TrainConfig
+
+__all__ = ["BEST_AGENT_FILE", "Ladder"]
+
+BEST_AGENT_FILE = "best-agent.npz"
+_CANDIDATE = ".ladder-agent.npz"
+
+
+def _lowest_priority() -> None:  # runs in the child before exec
+    os.nice(19)
+
+
+class Ladder:
+    """Runs the ladder on snapshots, one evaluation at a time.
+
+    Args:
+      config: the run's settings (`eval_ladder`, `eval_games`, `seed`, `network`).
+      game: the game.
+      run_dir: where the candidate and the best agent are written.
+    """
+
+    def __init__(self, config: TrainConfig, game, run_dir: Path):
+        self.specs = [spec.name for spec in config.ladder_specs()]
+        self._config, self._game, self._run_dir = config, game, Path(run_dir)
+        self._proc: subprocess.Popen | None = None
+        self._version = -1
+        self.best_score = -np.inf
+        self.evaluations = 0
+
+    @property
+    def busy(self) -> bool:
+        return self._proc is not None
+
+    def start(self, version: int, weights: Sequence[Any], info: dict[str, Any]) -> bool:
+        """Starts an evaluation of the snapshot `weights` (version `version`).
+
+        Returns whether it started: not while another one runs.
+        """
+        if self._proc is not None or not self.specs:
+            return False
+        cfg, game = self._config, self._game
+        path = self._run_dir / _CANDIDATE
+        arrays = [np.asarray(w) for w in weights]
+        export_agent(path, game.name, cfg.network, game.obs_shape, game.num_actions, arrays, info)
+        command = [sys.executable, "-m", "boardq", "evaluate", game.name, "--agent", str(path)]
+        command += [a for spec in self.specs for a in ("--opponent", spec)]
+        command += ["--games", str(cfg.eval_games), "--seed", str(cfg.seed + self.evaluations)]
+        self._proc = subprocess.Popen(
+            [*command, "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=_lowest_priority,
+        )
+        self._version = version
+        return True
+
+    def poll(self) -> dict[str, float] | None:
+        """The finished evaluation's metrics (once), or None while it runs or if none ran.
+
+        Raises:
+          RuntimeError: the evaluation failed (its last line of stderr is the message).
+        """
+        if self._proc is None or self._proc.poll() is None:
+            return None
+        out, err = self._proc.communicate()
+        code, self._proc = self._proc.returncode, None
+        if code != 0:
+            last = (err.strip().splitlines() or [f"exit code {code}"])[-1]
+            raise RuntimeError(f"the evaluation ladder failed: {last}")
+        self.evaluations += 1
+        return self._metrics(json.loads(out))
+
+    def _metrics(self, report: dict[str, Any]) -> dict[str, float]:
+        m: dict[str, float] = {"eval/version": float(self._version)}
+        scores = []
+        for name, result in report["opponents"].items():
+            for key, value in result.items():
+                if key != "seconds":
+                    m[f"eval/{name}/{key}"] = float(value)
+            scores.append(float(result["score"]))
+        m["eval/ladder_score"] = float(np.mean(scores))
+        if m["eval/ladder_score"] > self.best_score:
+            self.best_score = m["eval/ladder_score"]
+            shutil.copyfile(self._run_dir / _CANDIDATE, self._run_dir / ".best.tmp")
+            os.replace(self._run_dir / ".best.tmp", self._run_dir / BEST_AGENT_FILE)
+        m["eval/best_ladder_score"] = self.best_score
+        return m
+
+    def close(self) -> None:
+        """Stops an evaluation that still runs (the run is ending)."""
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc.communicate()
+            self._proc = None

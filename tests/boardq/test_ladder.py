@@ -1,0 +1,76 @@
+"""Evaluation during training: the ladder in a low-priority child process."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+from boardq.agent import Agent
+from boardq.ladder import BEST_AGENT_FILE, Ladder
+from boardq.trainer import Trainer
+from games import get_game
+
+
+def weights(seed):
+    rng = np.random.default_rng(seed)
+    return [rng.normal(size=s).astype(np.float32) for s in ((18, 8), (8,), (8, 9), (9,))]
+
+
+def wait(ladder, timeout=120.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        result = ladder.poll()
+        if result is not None:
+            return result
+        time.sleep(0.2)
+    raise AssertionError("the ladder did not finish")
+
+
+def test_the_ladder_scores_a_snapshot_and_keeps_the_best(tiny_config, tmp_path):
+    cfg = tiny_config.replace(eval_ladder="random,perfect", eval_games=3, hidden_units=(8,))
+    ladder = Ladder(cfg, get_game("tictactoe"), tmp_path)
+    assert ladder.start(7, weights(0), {"train_step": 7})
+    assert not ladder.start(8, weights(1), {})  # one evaluation at a time
+    m = wait(ladder)
+    for name in ("random", "perfect"):
+        assert 0.0 <= m[f"eval/{name}/score"] <= 1.0
+        assert m[f"eval/{name}/first/games"] == 3
+    # Nobody beats perfect play: a loss or a draw from each seat.
+    assert m["eval/perfect/score"] <= 0.5
+    mean = (m["eval/random/score"] + m["eval/perfect/score"]) / 2
+    assert m["eval/ladder_score"] == pytest.approx(mean)
+    assert m["eval/best_ladder_score"] == m["eval/ladder_score"] and m["eval/version"] == 7
+    assert Agent.load(tmp_path / BEST_AGENT_FILE).info["train_step"] == 7
+    assert ladder.poll() is None and not ladder.busy
+
+
+def test_a_failed_evaluation_stops_with_its_message(tiny_config, tmp_path):
+    cfg = tiny_config.replace(
+        eval_ladder="agent:/no/such/agent.npz", eval_games=2, hidden_units=(8,)
+    )
+    ladder = Ladder(cfg, get_game("tictactoe"), tmp_path)
+    ladder.start(0, weights(0), {})
+    with pytest.raises(RuntimeError, match="the evaluation ladder failed: .*does not exist"):
+        wait(ladder)
+
+
+def test_training_logs_the_ladder_and_refuses_a_ladder_that_cannot_play(tiny_config):
+    game = get_game("tictactoe")
+    cfg = tiny_config.replace(
+        eval_ladder="random", eval_games=2, eval_every_sec=0.5, budget_steps=0,
+        budget_minutes=0.3, log_every_sec=0.25,
+    )  # fmt: skip
+    result = Trainer(cfg, game).run()
+    rows = [json.loads(x) for x in (result.run_dir / "metrics.jsonl").read_text().splitlines()]
+    scored = [r for r in rows if "eval/random/score" in r]
+    assert scored and 0 <= scored[-1]["eval/random/score"] <= 1
+    assert (result.run_dir / BEST_AGENT_FILE).exists()
+    from boardq.errors import BoardqError
+
+    with pytest.raises(BoardqError, match="perfect player is for tictactoe only"):
+        Trainer(
+            cfg.replace(game="connect_four", eval_ladder="perfect"), get_game("connect_four")
+        ).build()
