@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from boardq.actor import ActFn, Actor
+from boardq.actor import ActFn, Actor, PoolOpponent
 from boardq.collection import Collection, LocalCollection
 from boardq.config import TrainConfig
 from boardq.gamebatch import EnvGames, GameBatch
@@ -83,23 +83,39 @@ class Builder:
         epsilon_fn: Callable[[], float],
         admit: Callable[[int, Any], bool] | None = None,
         process: int = 0,
+        learner: Learner | None = None,
     ) -> list[Actor]:
-        """`actor_threads` actors of `games_per_thread` games each, into `out_queue`."""
+        """`actor_threads` actors of `games_per_thread` games each, into `out_queue`.
+
+        With `pool_share` and a learner that keeps an opponent pool, a share of each
+        actor's games is played against past snapshots.
+        """
         cfg = self.config
-        return [
-            Actor(
-                games=self.make_games(cfg.games_per_thread, self.actor_seed(i, process)),
-                act_fn=act_fn,
-                out_queue=out_queue,
-                epsilon_fn=epsilon_fn,
-                n_step=cfg.n_step,
-                discount=cfg.discount,
-                seed=self.actor_seed(i, process),
-                admit=admit,
-                name=f"actor-{process}-{i}" if process else f"actor-{i}",
+        pool = learner.pool if learner is not None and cfg.pool_share else None
+        actors = []
+        for i in range(cfg.actor_threads):
+            seed = self.actor_seed(i, process)
+            opponent = None
+            if pool is not None:
+                past_q = learner.q_function
+                opponent = PoolOpponent(
+                    lambda obs, w, q=past_q: q(obs, w).numpy(), pool, cfg.pool_share, seed
+                )
+            actors.append(
+                Actor(
+                    games=self.make_games(cfg.games_per_thread, seed),
+                    act_fn=act_fn,
+                    out_queue=out_queue,
+                    epsilon_fn=epsilon_fn,
+                    n_step=cfg.n_step,
+                    discount=cfg.discount,
+                    seed=seed,
+                    admit=admit,
+                    name=f"actor-{process}-{i}" if process else f"actor-{i}",
+                    pool=opponent,
+                )
             )
-            for i in range(cfg.actor_threads)
-        ]
+        return actors
 
     def make_collection(
         self,
@@ -121,7 +137,8 @@ class Builder:
 
             return RemoteCollection(self, learner, out_queue, epsilon_fn, admit)
         act_fn = self.make_policy(learner.q_function, learner.snapshots)
-        return LocalCollection(self.make_actors(act_fn, out_queue, epsilon_fn, admit))
+        actors = self.make_actors(act_fn, out_queue, epsilon_fn, admit, learner=learner)
+        return LocalCollection(actors)
 
     # -- replay and input pipeline ---------------------------------------------------------
     def replay_tolerance(self) -> float:
@@ -180,10 +197,14 @@ class Builder:
     def make_learner(self) -> Learner:
         """Networks, optimizer and compiled functions, traced (main thread only)."""
         from boardq.learner import Learner, configure_threads
+        from boardq.snapshot import SnapshotPool
 
-        configure_threads(self.config)
-        learner = Learner(self.config, self.game.obs_shape, self.game.num_actions)
+        cfg = self.config
+        configure_threads(cfg)
+        learner = Learner(cfg, self.game.obs_shape, self.game.num_actions)
         learner.warm_up()
+        if cfg.pool_share:
+            learner.pool = SnapshotPool(cfg.pool_size, cfg.pool_every_steps)
         return learner
 
     def make_learner_loop(

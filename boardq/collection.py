@@ -70,11 +70,17 @@ class LocalCollection:
 
     def metrics(self) -> dict[str, Any]:
         stats = [a.stats for a in self.actors]
-        return {
+        m = {
             "actor_infer_sec": sum(s.infer_sec for s in stats),
             "actor_step_sec": sum(s.step_sec for s in stats),
             "actor_queue_sec": sum(s.queue_sec for s in stats),
         }
+        won, drawn, lost = (sum(s.pool_results[i] for s in stats) for i in range(3))
+        if won + drawn + lost:
+            # The newest snapshot's score against the past ones (win 1, draw 0.5).
+            m["pool/games"] = won + drawn + lost
+            m["pool/score"] = (won + 0.5 * drawn) / (won + drawn + lost)
+        return m
 
     def events(self) -> list[str]:
         return []

@@ -97,6 +97,16 @@ class TrainConfig:
         group="algorithm",
         help="transitions collected over which epsilon decays linearly",
     )
+    pool_share: float = _setting(
+        0.0,
+        group="algorithm",
+        help="share of each actor's games played against a past snapshot from the "
+        "opponent pool instead of the newest (0: pure self-play)",
+    )
+    pool_size: int = _setting(8, group="algorithm", help="past snapshots the opponent pool keeps")
+    pool_every_steps: int = _setting(
+        20_000, group="algorithm", help="train steps between snapshots added to the pool"
+    )
     # -- replay and input pipeline -----------------------------------------------------
     replay_capacity: int = _setting(
         200_000, group="replay", help="transitions kept in the replay memory"
@@ -204,6 +214,8 @@ class TrainConfig:
             "batch_size",
             "n_step",
             "publish_every_steps",
+            "pool_size",
+            "pool_every_steps",
             "steps_per_call",
             "queue_chunks",
         ]
@@ -222,6 +234,7 @@ class TrainConfig:
             ("epsilon_decay_transitions", self.epsilon_decay_transitions >= 0, "must be >= 0"),
             ("huber_delta", self.huber_delta > 0, "must be > 0"),
             ("bootstrap_epsilon", 0 <= self.bootstrap_epsilon <= 1, "must be in [0, 1]"),
+            ("pool_share", 0 <= self.pool_share <= 1, "must be in [0, 1]"),
             ("max_grad_norm", self.max_grad_norm > 0, "must be > 0"),
             ("budget_steps", self.budget_steps >= 0, "must be >= 0"),
             ("budget_minutes", self.budget_minutes >= 0, "must be >= 0"),
@@ -247,6 +260,8 @@ class TrainConfig:
             )
         if self.budget_steps == 0 and self.budget_minutes == 0:
             raise ConfigError("set a budget: budget_steps or budget_minutes must be > 0")
+        if self.pool_share and self.actor_processes:
+            raise ConfigError("pool_share needs actor threads: set actor_processes to 0")
         self.ladder_specs()
         for units in (*self.network.hidden_units, *self.network.conv_filters):
             if units < 1:

@@ -10,7 +10,7 @@ import tensorflow as tf
 from boardq.config import TrainConfig
 from boardq.losses import td_loss
 from boardq.networks import QFunction, build_q_network
-from boardq.snapshot import Snapshot, SnapshotBox
+from boardq.snapshot import Snapshot, SnapshotBox, SnapshotPool
 from boardq.transitions import column_shapes
 
 __all__ = ["Learner", "build_models", "configure_threads", "tensor_specs"]
@@ -98,6 +98,7 @@ class Learner:
         )
         self._step_counts: dict[int, tf.Tensor] = {}
         self.snapshots = SnapshotBox(self.make_snapshot())
+        self.pool: SnapshotPool | None = None  # past snapshots for the opponent pool
 
     # -- the write path -------------------------------------------------------
     def _train_step_impl(self, batch):
@@ -203,9 +204,14 @@ class Learner:
         return Snapshot(int(self.step.numpy()), self.q_function.weights_of(self.online))
 
     def publish(self) -> int:
-        """Publishes the current weights; returns their version (the train step)."""
+        """Publishes the current weights; returns their version (the train step).
+
+        The opponent pool, if any, is offered the same snapshot.
+        """
         snap = self.make_snapshot()
         self.snapshots.publish(snap)
+        if self.pool is not None:
+            self.pool.offer(snap)
         return snap.version
 
     def warm_up(self) -> None:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import threading
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Snapshot", "SnapshotBox"]
+import numpy as np
+
+__all__ = ["Snapshot", "SnapshotBox", "SnapshotPool"]
 
 
 @dataclass(frozen=True)
@@ -41,3 +44,45 @@ class SnapshotBox:
     @property
     def version(self) -> int:
         return self.get().version
+
+
+class SnapshotPool:
+    """Past snapshots for the opponent pool.
+
+    One every `every_steps` train steps, the newest `size` of them.
+
+    The learner offers every snapshot it publishes; actors draw one to play some of
+    their games against (the league idea: the agent keeps beating its old selves).
+
+    Args:
+      size: snapshots kept.
+      every_steps: train steps between the snapshots kept.
+    """
+
+    def __init__(self, size: int, every_steps: int):
+        if size < 1 or every_steps < 1:
+            raise ValueError("size and every_steps must be at least 1")
+        self._every = every_steps
+        self._kept: deque[Snapshot] = deque(maxlen=size)
+        self._lock = threading.Lock()
+
+    def offer(self, snapshot: Snapshot) -> bool:
+        """Keeps the snapshot if it is the first to reach its multiple of `every_steps`."""
+        stage = snapshot.version // self._every
+        with self._lock:
+            last = self._kept[-1].version // self._every if self._kept else 0
+            if stage <= last:
+                return False
+            self._kept.append(snapshot)
+            return True
+
+    def sample(self, rng: np.random.Generator) -> Snapshot | None:
+        """A kept snapshot chosen uniformly, or None while the pool is empty."""
+        with self._lock:
+            kept = list(self._kept)
+        return kept[int(rng.integers(len(kept)))] if kept else None
+
+    @property
+    def versions(self) -> list[int]:
+        with self._lock:
+            return [s.version for s in self._kept]

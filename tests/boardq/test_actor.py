@@ -197,3 +197,64 @@ def test_vectorized_games_give_the_actor_the_same_transitions(game_name):
         assert rows(got) == rows(want)
     assert fast.stats.games == slow.stats.games > 50
     assert fast.stats.results == slow.stats.results
+
+
+class FakePool:
+    """A pool with one past snapshot (its weights are a name the act function reads)."""
+
+    def __init__(self, kept):
+        self.kept = kept
+
+    def sample(self, rng):
+        return self.kept
+
+
+def test_pool_games_let_the_past_snapshot_move_for_its_seat():
+    from boardq.actor import PoolOpponent
+    from boardq.snapshot import Snapshot
+
+    game = get_game("tictactoe")
+
+    def newest(obs):  # the lowest legal move (illegal ones are masked out later)
+        return np.tile(-np.arange(9.0), (len(obs), 1)), 5
+
+    def past(obs, weights):  # the highest legal move
+        assert weights == ("past",)
+        return np.tile(np.arange(9.0), (len(obs), 1))
+
+    pool = FakePool(Snapshot(3, ("past",)))
+    opponent = PoolOpponent(past, pool, share=0.5, seed=0)
+    actor = Actor(game.vector(4), newest, None, lambda: 0.0, 1, 0.9, seed=0, pool=opponent)
+    # Games 0 and 1 play the pool: the past snapshot moves first in game 0 and second
+    # in game 1; games 2 and 3 are self-play.
+    first = actor.step()
+    assert first["action"].tolist() == [8, 0, 0, 0]
+    second = actor.step()
+    assert second["action"].tolist() == [0, 8, 1, 1]
+    # An empty pool leaves every move to the newest snapshot.
+    empty = Actor(game.vector(4), newest, None, lambda: 0.0, 1, 0.9, seed=0,
+                  pool=PoolOpponent(past, FakePool(None), 0.5, seed=0))  # fmt: skip
+    assert empty.step()["action"].tolist() == [0, 0, 0, 0]
+
+
+def test_pool_results_count_for_the_newest_snapshot_and_seats_alternate():
+    from boardq.actor import PoolOpponent
+    from boardq.snapshot import Snapshot
+
+    game = get_game("connect_four")
+
+    def newest(obs):  # always column 0
+        return np.tile(-np.arange(7.0), (len(obs), 1)), 0
+
+    def past(obs, weights):  # always column 6
+        return np.tile(np.arange(7.0), (len(obs), 1))
+
+    opponent = PoolOpponent(past, FakePool(Snapshot(1, ())), share=1.0, seed=0)
+    actor = Actor(game.vector(2), newest, None, lambda: 0.0, 1, 0.9, seed=0, pool=opponent)
+    for _ in range(7):  # whoever moves first completes four in a column on move 7
+        actor.step()
+    # Game 0: the past snapshot moved first and won; game 1: the newest moved first.
+    assert actor.stats.pool_results == [1, 0, 1]
+    for _ in range(7):  # seats swapped: now the newest wins game 0, loses game 1
+        actor.step()
+    assert actor.stats.pool_results == [2, 0, 2]

@@ -154,3 +154,11 @@ def test_a_second_training_on_a_run_in_use_is_refused(tiny_config):
         tiny_config.replace(budget_steps=tiny_config.budget_steps + 8), game, first.run_dir
     )
     assert again.run().metrics["train_steps"] == tiny_config.budget_steps + 8
+
+
+def test_training_with_an_opponent_pool(tiny_config):
+    cfg = tiny_config.replace(pool_share=0.5, pool_every_steps=8, pool_size=3, budget_steps=200)
+    trainer = Trainer(cfg, get_game("tictactoe"))
+    m = trainer.run().metrics
+    assert trainer.learner.pool.versions[-1] <= 200 and len(trainer.learner.pool.versions) == 3
+    assert m["pool/games"] > 0 and 0.0 <= m["pool/score"] <= 1.0
