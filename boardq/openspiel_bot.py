@@ -6,8 +6,8 @@ and OpenSpiel must agree on the legal moves, on when a game ends and on who won,
 `RuleMismatchError` names the moves that led there. `MCTSPlayer` searches that state
 with `pyspiel.MCTSBot` (random rollouts, UCT).
 
-OpenSpiel (`pip install open_spiel`) is optional: `OpenSpielMissingError` says so in one
-line. No TensorFlow here.
+OpenSpiel (`open-spiel`) is a dependency; where it cannot be imported,
+`OpenSpielMissingError` says so in one line. No TensorFlow here.
 """
 
 from __future__ import annotations

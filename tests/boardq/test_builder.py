@@ -126,15 +126,3 @@ def test_the_feed_and_the_iterator_carry_the_schema(tiny_config):
     act = builder.make_policy(learner.q_function, learner.snapshots)
     q_values, version = act(chunk["obs"][:5])
     assert q_values.shape == (5, 9) and version == 0
-
-
-def test_the_snapshot_pool_keeps_one_per_stage_and_the_newest_few():
-    from boardq.snapshot import Snapshot, SnapshotPool
-
-    pool = SnapshotPool(size=2, every_steps=100)
-    rng = np.random.default_rng(0)
-    assert pool.sample(rng) is None
-    offered = [pool.offer(Snapshot(v, ())) for v in (8, 96, 104, 112, 200, 304)]
-    assert offered == [False, False, True, False, True, True]
-    assert pool.versions == [200, 304]
-    assert {pool.sample(rng).version for _ in range(50)} == {200, 304}

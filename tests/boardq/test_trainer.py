@@ -7,35 +7,13 @@ import threading
 
 import numpy as np
 import pytest
-import tensorflow as tf
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from boardq.agent import Agent
-from boardq.coordination import start_workers
 from boardq.errors import RunDirError
 from boardq.trainer import Trainer
 from games import get_game
 from games.game import Game
-
-
-def test_each_thread_runs_its_own_worker():
-    """Starting workers in a loop must not bind every thread to the last one."""
-    coord = tf.train.Coordinator()
-    ran: list[str] = []
-    lock = threading.Lock()
-
-    class Worker:
-        def __init__(self, name):
-            self.name = name
-
-        def run(self):
-            with lock:
-                ran.append(self.name)
-
-    workers = [Worker(f"w{i}") for i in range(5)]
-    threads = start_workers(coord, [(w.name, w.run) for w in workers])
-    coord.join(threads)
-    assert sorted(ran) == ["w0", "w1", "w2", "w3", "w4"]
 
 
 def test_training_runs_every_actor_and_writes_the_run(tiny_config):

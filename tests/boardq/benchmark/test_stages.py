@@ -1,0 +1,60 @@
+"""The benchmark's stages in-process, at tiny durations: each measures what it says.
+
+(`tests/boardq/commands/test_bench.py` runs the whole command, actor processes included.)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from boardq.benchmark import naive, stages, training
+from boardq.builder import Builder
+from games import get_game
+
+
+@pytest.fixture(scope="module")
+def setup():
+    game = get_game("connect_four")
+    cfg = game.preset.replace(
+        actor_threads=1, games_per_thread=16, batch_size=64, replay_capacity=5_000,
+        warmup_transitions=500, hidden_units=(16,), eval_games=0,
+    )  # fmt: skip
+    return game, cfg, Builder(cfg, game).make_learner()
+
+
+def test_random_play_and_the_vectorized_rules(setup):
+    game, cfg, _ = setup
+    slow = stages.random_play(game, 0.3, seed=0)
+    fast = stages.vector_play(game, 64, 0.3, seed=0)
+    assert slow.unit == fast.unit == "moves/s" and fast.rate > slow.rate > 0
+
+
+def test_collection_compares_both_ways_of_stepping_and_keeps_transitions(setup):
+    game, cfg, learner = setup
+    results, kept = stages.collection(game, cfg, learner, 0.6, rounds=1, keep=300)
+    by_key = {r.key: r for r in results}
+    assert set(by_key) == {"collection", "collection_pettingzoo"}
+    for r in results:
+        assert r.rate > 0 and len(r.windows) == 1 and r.figures["games_per_thread"] == 16
+        shares = r.figures["time_share"]
+        assert 0 < shares["infer"] < 1 and 0 < shares["step"] < 1
+    assert sum(len(c["action"]) for c in kept) >= 300
+
+
+def test_the_learner_stages_and_the_naive_learning_on_collected_transitions(setup):
+    game, cfg, learner = setup
+    _, kept = stages.collection(game, cfg, learner, 0.6, rounds=1, keep=2_000)
+    ceiling, fed = stages.learner_stages(game, cfg, learner, kept, 0.8, rounds=1)
+    assert ceiling.rate > 0 and fed.rate > 0 and ceiling.unit == "train steps/s"
+    assert 0 < fed.figures["share_of_ceiling"] and fed.figures["iterator_floor"] > 0
+    assert fed.figures["replay_ratio_held"] == pytest.approx(cfg.replay_ratio, rel=0.5)
+    slow = naive.naive_learning(game, cfg, kept, 1.5)
+    assert 0 < slow.rate < ceiling.rate
+
+
+def test_naive_collection_and_full_training(setup):
+    game, cfg, _ = setup
+    assert naive.naive_collection(game, cfg, 1.5).rate > 0
+    result = training.training(game, cfg, 6.0)
+    assert result.rate > 0 and result.figures["train_steps_per_sec"] > 0
+    assert result.figures["replay_ratio_held"] == pytest.approx(cfg.replay_ratio, rel=0.5)
