@@ -102,6 +102,10 @@ def test_tictactoe_preset_never_loses_to_perfect_play(tmp_path):
     agent = Agent.load(result.run_dir, game="tictactoe")
     r = evaluate(agent, PerfectPlayer(game.rules, seed=1), game.make_env, 100, seed=1)
     assert r["first/loss"] == 0.0 and r["second/loss"] == 0.0, r
+    # Among drawing moves it prefers those a weaker player can go wrong after: as the
+    # second player against random play, a mean reward of at least +0.90.
+    r = evaluate(agent, RandomPlayer(seed=2), game.make_env, 500, seed=2)
+    assert r["second/win"] - r["second/loss"] >= 0.90, r
 
 
 @pytest.mark.slow

@@ -22,6 +22,10 @@ PRESET = TrainConfig(
     batch_size=256,
     learning_rate=1e-3,
     discount=0.95,
+    # The TD target assumes the next player errs 1 move in 5 (the actors' final
+    # exploration rate): among moves that keep the draw against best play, it prefers
+    # those that give a weaker opponent chances to go wrong (docs/strength.md).
+    bootstrap_epsilon=0.2,
     tau=0.01,
     epsilon_start=1.0,
     epsilon_end=0.2,
