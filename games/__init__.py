@@ -7,7 +7,7 @@ is that folder plus its line in `GAMES` below (see docs/architecture.md).
 from __future__ import annotations
 
 from boardq.errors import UnknownGameError
-from games import connect_four, othello, tictactoe
+from games import connect_four, gomoku, othello, tictactoe
 from games.game import Game, Rules
 
 __all__ = ["GAMES", "Game", "Rules", "game_names", "get_game"]
@@ -18,6 +18,7 @@ GAMES: dict[str, Game] = {
         tictactoe.GAME,
         connect_four.GAME,
         othello.GAME,
+        gomoku.GAME,
     )
 }
 
