@@ -7,7 +7,7 @@ is that folder plus its line in `GAMES` below (see docs/architecture.md).
 from __future__ import annotations
 
 from boardq.errors import UnknownGameError
-from games import connect_four, gomoku, hex, othello, tictactoe
+from games import connect_four, go, gomoku, hex, othello, tictactoe
 from games.game import Game, Rules
 
 __all__ = ["GAMES", "Game", "Rules", "game_names", "get_game"]
@@ -20,6 +20,7 @@ GAMES: dict[str, Game] = {
         othello.GAME,
         gomoku.GAME,
         hex.GAME,
+        go.GAME,
     )
 }
 
