@@ -188,7 +188,7 @@ def spiel_game(spec: GameSpec) -> Game:
         env_id=name,
         obs_shape=tuple(obs_shape),
         num_actions=num_actions,
-        preset=generic_preset(name),
+        preset=generic_preset(name, obs_shape, num_actions),
         rules=None,
         text=GenericText(num_actions, _action_names(game)),
         symmetries=(),

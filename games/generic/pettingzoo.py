@@ -184,7 +184,7 @@ def pettingzoo_game(spec: GameSpec) -> Game:
         env_id=env_id,
         obs_shape=view.obs_shape,
         num_actions=view.num_actions,
-        preset=generic_preset(name),
+        preset=generic_preset(name, view.obs_shape, view.num_actions),
         rules=None,
         text=GenericText(view.num_actions),
         symmetries=(),

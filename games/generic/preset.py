@@ -2,16 +2,25 @@
 
 Nothing is known of such a game but its sizes, so the settings are those that suit
 most small board games on a CPU: an MLP, one-step Double DQN, a discount that keeps a
-win 100 moves ahead worth a third of a win now, exploration decaying over a
-million moves, and random play as the only evaluation opponent (others depend on the
-game: add `mcts:N` with `--eval-ladder` for an OpenSpiel game).
+win 100 moves ahead worth a third of a win now, exploration decaying over a million
+moves, and random play as the only evaluation opponent (others depend on the game:
+add `mcts:N` with `--eval-ladder` for an OpenSpiel game). The replay memory holds as
+many transitions as fit in `REPLAY_BYTES` (each stores two sets of planes and a legal
+mask as wide as the action space: 8 KB in Lines of Action), at most 500k.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
+
 from boardq.config import NetworkConfig, TrainConfig
 
-__all__ = ["PRESET", "generic_preset"]
+__all__ = ["PRESET", "REPLAY_BYTES", "generic_preset"]
+
+REPLAY_BYTES = 256 * 2**20
+"""The replay memory's share of RAM in the generic preset."""
 
 PRESET = TrainConfig(
     game="",
@@ -32,9 +41,15 @@ PRESET = TrainConfig(
     keep_agent_every_sec=300.0,
     network=NetworkConfig(hidden_units=(256, 256)),
 )
-"""The generic settings; `game` is filled in by `generic_preset`."""
+"""The generic settings; `generic_preset` fills in the game and sizes the replay."""
 
 
-def generic_preset(name: str) -> TrainConfig:
-    """The generic settings for the game called `name`."""
-    return PRESET.replace(game=name)
+def generic_preset(name: str, obs_shape: Sequence[int], num_actions: int) -> TrainConfig:
+    """The generic settings for the game called `name`, its replay sized to its transitions."""
+    per_transition = 2 * int(np.prod(obs_shape)) + int(num_actions) + 16  # int8 planes, bools
+    capacity = max(25_000, min(PRESET.replay_capacity, REPLAY_BYTES // per_transition))
+    return PRESET.replace(
+        game=name,
+        replay_capacity=capacity,
+        warmup_transitions=min(PRESET.warmup_transitions, capacity // 2),
+    )

@@ -28,7 +28,8 @@ _SPIEL_MAX_MOVES = 100_000
 PRESET = TrainConfig(
     game="go",
     games_per_thread=64,
-    replay_capacity=500_000,
+    # 300k transitions of (9, 9, 4) planes twice over take ~220 MB; 500k took 350.
+    replay_capacity=300_000,
     warmup_transitions=20_000,
     replay_ratio=16.0,
     batch_size=256,
