@@ -75,11 +75,10 @@ class WinBlockPlayer:
         """Returns a winning move, else a blocking move, else one of `other_moves`."""
         board = self._rules.board_from_planes(observation["observation"])
         legal = legal_actions(observation)
-        for choices in (self.winning_moves, self.blocking_moves, self.other_moves):
-            candidates = choices(board, legal)
-            if len(candidates):
+        for candidates in (self.winning_moves(board, legal), self.blocking_moves(board, legal)):
+            if candidates:
                 return int(self._rng.choice(candidates))
-        raise AssertionError("other_moves gave no move")
+        return int(self._rng.choice(self.other_moves(board, legal)))
 
     def other_moves(self, board: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """The moves to choose among when none wins or blocks: any legal move."""
