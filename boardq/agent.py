@@ -21,10 +21,15 @@ import numpy as np
 
 from boardq.checkpointing import AGENT_FILE, atomic_write_bytes
 from boardq.config import NetworkConfig
-from boardq.errors import AgentFileError
+from boardq.errors import AgentFileError, BoardqError
 from boardq.policies import masked_argmax
 
-__all__ = ["Agent", "export_agent", "read_header"]
+__all__ = ["Agent", "NoRulesError", "export_agent", "read_header"]
+
+
+class NoRulesError(BoardqError, ValueError):
+    """A search was asked of an agent whose game boardq has no rules for."""
+
 
 FORMAT = "boardq-agent"
 FORMAT_VERSION = 1
@@ -102,10 +107,17 @@ def _agent_file(path: Path) -> Path:
 
 
 def _check_game_shapes(path: Path, header: dict[str, Any]) -> None:
-    """A known game's agent must have that game's input and output shapes."""
-    from games import GAMES
+    """A known game's agent must have that game's input and output shapes.
 
-    known = GAMES.get(header.get("game"))
+    Games built on the fly (`openspiel:...`, `pettingzoo:...`) are rebuilt from the name
+    the header stores; one that can no longer be built is an unusable agent file.
+    """
+    from games import find_game
+
+    try:
+        known = find_game(str(header.get("game", "")))
+    except BoardqError as e:
+        raise AgentFileError(f"{path}: cannot rebuild its game: {e}") from None
     if known is None:
         return
     shapes = (tuple(header.get("obs_shape", ())), header.get("num_actions"))
@@ -232,12 +244,12 @@ class Agent:
           ValueError: a bad depth, or a game whose rules boardq does not know.
         """
         from boardq.search import SearchPlayer
-        from games import GAMES
+        from games import find_game
 
         if depth not in self._searchers:
-            game = GAMES.get(self.game)
-            if game is None:
-                raise ValueError(f"cannot search: no rules for the game {self.game!r}")
+            game = find_game(self.game)
+            if game is None or game.rules is None:
+                raise NoRulesError(f"cannot search: boardq has no rules for {self.game!r}")
             self._searchers[depth] = SearchPlayer(game.rules, self.q_batch, depth)
         return self._searchers[depth]
 

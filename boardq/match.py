@@ -9,6 +9,8 @@ No TensorFlow here: players live elsewhere; this only plays the moves it is give
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from games.game import Game
@@ -51,10 +53,13 @@ class Match:
             return np.zeros(self.game.num_actions, bool)
         return np.asarray(self.observation()["action_mask"], bool)
 
-    def board(self) -> np.ndarray:
-        """The board in display orientation: +1 seat 0's pieces, -1 seat 1's, 0 empty."""
-        first = self._env.possible_agents[0]
-        return self.game.rules.board_from_planes(self._env.observe(first)["observation"])
+    def board(self) -> Any:
+        """The position as the game's text board draws it (`Game.board`).
+
+        For games with rules, the board in display orientation: +1 seat 0's pieces, -1
+        seat 1's, 0 empty; for others what the environment gives (OpenSpiel's drawing).
+        """
+        return self.game.board(self._env)
 
     def play(self, action: int) -> None:
         """Plays a legal move for the player to move.

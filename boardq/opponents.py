@@ -1,7 +1,10 @@
 """Reference players that read the board through a game's rules (numpy only).
 
 `RandomPlayer` plays any legal move, `WinBlockPlayer` takes an immediate win or blocks
-one, `PerfectPlayer` solves the game by memoised negamax (practical for tic-tac-toe).
+one, `LinePlayer` does that and otherwise lengthens its longest line (Gomoku),
+`GreedyPlayer` takes the move after which it holds the most pieces (Othello: the one
+that flips the most discs), `PerfectPlayer` solves the game by memoised negamax
+(practical for tic-tac-toe). Which of them fit a game is its `Game.players`.
 Each has `act(observation) -> int` on the PettingZoo observation dict
 `{"observation": planes, "action_mask": mask}` (see `boardq.evaluation.Player`).
 
@@ -18,7 +21,15 @@ import numpy as np
 if TYPE_CHECKING:
     from games.game import Rules
 
-__all__ = ["PerfectPlayer", "RandomPlayer", "WinBlockPlayer", "legal_actions"]
+__all__ = [
+    "GreedyPlayer",
+    "LinePlayer",
+    "PerfectPlayer",
+    "RandomPlayer",
+    "WinBlockPlayer",
+    "legal_actions",
+    "line_through",
+]
 
 Observation = Mapping[str, np.ndarray]
 
@@ -61,13 +72,17 @@ class WinBlockPlayer:
         self._rng = np.random.default_rng(seed)
 
     def act(self, observation: Observation) -> int:
-        """Returns a winning move, else a blocking move, else a random legal move."""
+        """Returns a winning move, else a blocking move, else one of `other_moves`."""
         board = self._rules.board_from_planes(observation["observation"])
         legal = legal_actions(observation)
         for candidates in (self.winning_moves(board, legal), self.blocking_moves(board, legal)):
             if candidates:
                 return int(self._rng.choice(candidates))
-        return int(self._rng.choice(legal))
+        return int(self._rng.choice(self.other_moves(board, legal)))
+
+    def other_moves(self, board: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """The moves to choose among when none wins or blocks: any legal move."""
+        return legal
 
     def winning_moves(self, board: np.ndarray, legal: np.ndarray) -> list[int]:
         """Returns the legal moves that win at once for the player to move (+1)."""
@@ -78,6 +93,67 @@ class WinBlockPlayer:
         """Returns the legal moves on which the opponent would win if it were its turn."""
         # Playing the opponent's winning move takes that cell (or column slot) first.
         return self.winning_moves(-board, legal)
+
+
+def line_through(board: np.ndarray, row: int, col: int) -> int:
+    """The longest straight run of +1 pieces through (row, col) (0 if that cell is not +1)."""
+    if board[row, col] != 1:
+        return 0
+    rows, cols = board.shape
+    best = 1
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            r, c = row + sign * dr, col + sign * dc
+            while 0 <= r < rows and 0 <= c < cols and board[r, c] == 1:
+                run, r, c = run + 1, r + sign * dr, c + sign * dc
+        best = max(best, run)
+    return best
+
+
+class LinePlayer(WinBlockPlayer):
+    """Completes a line if it can, else blocks the opponent's, else lengthens its longest.
+
+    For games where a move places one piece on an empty cell (Gomoku): after a win and
+    a block (`WinBlockPlayer`), it plays where its new piece sits in the longest
+    straight run of its own pieces, ties at random.
+    """
+
+    def other_moves(self, board: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """The legal moves whose piece sits in the longest run of the mover's pieces."""
+        lengths = np.array([self.line_length(board, int(a)) for a in legal])
+        return legal[lengths == lengths.max()]
+
+    def line_length(self, board: np.ndarray, action: int) -> int:
+        """The longest run of the mover's pieces through the piece `action` places."""
+        after = -self._rules.apply(board, action)  # back to the mover's view
+        row, col = np.argwhere(after != board)[0]  # the one new piece
+        return line_through(after, int(row), int(col))
+
+
+class GreedyPlayer:
+    """Plays the move after which it holds the most pieces, ties at random.
+
+    In Othello that is the move that flips the most discs.
+    """
+
+    def __init__(self, rules: Rules, seed: int | None = None) -> None:
+        """Initialises the player.
+
+        Args:
+            rules: the game's rules (`Game.rules`).
+            seed: seed of the player's own random generator (ties).
+        """
+        self._rules = rules
+        self._rng = np.random.default_rng(seed)
+
+    def act(self, observation: Observation) -> int:
+        """Returns a legal move that leaves the mover the most pieces."""
+        board = self._rules.board_from_planes(observation["observation"])
+        legal = legal_actions(observation)
+        # After `apply` the board is seen by the next mover: the mover's pieces are -1.
+        counts = np.array([np.sum(self._rules.apply(board, int(a)) == -1) for a in legal])
+        return int(self._rng.choice(legal[counts == counts.max()]))
 
 
 class PerfectPlayer:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable
-from typing import Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 import numpy as np
 from rich.console import Console
@@ -86,8 +86,8 @@ class View:
         self.text = text
         self.ascii_only = ascii_only
 
-    def board(self, board: np.ndarray, last: int | None) -> None:
-        """Draws the board with its labels, the last move highlighted."""
+    def board(self, board: Any, last: int | None) -> None:
+        """Draws the board (`Game.board`) with its labels, the last move highlighted."""
         self.console.print()
         for line in self.text.draw(board, last, self.ascii_only):
             row = Text()

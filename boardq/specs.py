@@ -4,6 +4,8 @@ The grammar, one table (`SYNTAX`) for `evaluate --opponent` and `league`:
 
     random          uniformly random legal moves
     winblock        wins at once if it can, else blocks, else random
+    line            wins, else blocks, else lengthens its longest line (Gomoku)
+    greedy          the move after which it holds the most pieces (Othello)
     perfect         exact play (games small enough to solve: tic-tac-toe)
     mcts:N          OpenSpiel's C++ MCTS bot, N simulations per move (N >= 1)
     agent:PATH      a trained agent file or run directory, greedy
@@ -12,6 +14,8 @@ The grammar, one table (`SYNTAX`) for `evaluate --opponent` and `league`:
 
 `parse_spec` checks the syntax only (argparse calls it); `check_spec` checks what can be
 checked without TensorFlow (the game, the agent files); `PlayerFactory` builds the players.
+The rules-based players (winblock, line, greedy) play the games that list them in
+`Game.players` and have rules; the others are refused in one line.
 """
 
 from __future__ import annotations
@@ -24,7 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from boardq.errors import AgentFileError, BoardqError
-from boardq.opponents import PerfectPlayer, RandomPlayer, WinBlockPlayer
+from boardq.opponents import (
+    GreedyPlayer,
+    LinePlayer,
+    PerfectPlayer,
+    RandomPlayer,
+    WinBlockPlayer,
+)
 
 __all__ = [
     "SOLVABLE_GAMES",
@@ -46,6 +56,8 @@ class Kind(enum.Enum):
 
     RANDOM = "random"
     WINBLOCK = "winblock"
+    LINE = "line"
+    GREEDY = "greedy"
     PERFECT = "perfect"
     MCTS = "mcts"
     AGENT = "agent"
@@ -105,6 +117,8 @@ def _search(arg: str | None) -> dict[str, Any]:
 SYNTAX: dict[Kind, tuple[str, Callable[[str | None], dict[str, Any]]]] = {
     Kind.RANDOM: ("random", _no_argument),
     Kind.WINBLOCK: ("winblock", _no_argument),
+    Kind.LINE: ("line", _no_argument),
+    Kind.GREEDY: ("greedy", _no_argument),
     Kind.PERFECT: ("perfect", _no_argument),
     Kind.MCTS: ("mcts:N", _simulations),
     Kind.AGENT: ("agent:PATH", _path),
@@ -159,6 +173,20 @@ def _check_perfect(spec: PlayerSpec, game, need_path: bool) -> None:
         )
 
 
+def _check_rules_player(spec: PlayerSpec, game, need_path: bool) -> None:
+    if spec.kind.value in game.players and game.rules is not None:
+        return
+    from games import GAMES
+
+    fits = [g.name for g in GAMES.values() if spec.kind.value in g.players and g.rules]
+    mine = [p for p in game.players if game.rules is not None]
+    own = ", ".join(["random", *mine, *(["mcts:N"] if game.openspiel else [])])
+    raise BoardqError(
+        f"the {spec.kind.value} player plays {', '.join(fits)}, not {game.title} "
+        f"(players for {game.title}: {own})"
+    )
+
+
 def _check_mcts(spec: PlayerSpec, game, need_path: bool) -> None:
     from boardq.openspiel_bot import OpenSpielMirror
 
@@ -166,16 +194,23 @@ def _check_mcts(spec: PlayerSpec, game, need_path: bool) -> None:
 
 
 def _check_search(spec: PlayerSpec, game, need_path: bool) -> None:
+    if game.rules is None and spec.depth:
+        raise BoardqError(
+            f"{spec.name}: lookahead needs rules, and boardq has none for {game.title}"
+        )
     if spec.path is None and need_path:
         raise BoardqError(f"{spec.name}: name the agent to search with, as search:D:PATH")
 
 
 _CHECKS: dict[Kind, Callable[[PlayerSpec, Any, bool], None]] = {
+    Kind.WINBLOCK: _check_rules_player,
+    Kind.LINE: _check_rules_player,
+    Kind.GREEDY: _check_rules_player,
     Kind.PERFECT: _check_perfect,
     Kind.MCTS: _check_mcts,
     Kind.SEARCH: _check_search,
 }
-"""What each kind needs of the game beyond an agent file (random and winblock need nothing)."""
+"""What each kind needs of the game beyond an agent file (random needs nothing)."""
 
 
 def check_spec(spec: PlayerSpec, game, need_path: bool = False) -> None:
@@ -217,6 +252,8 @@ class PlayerFactory:
         self._makers: dict[Kind, Callable[[PlayerSpec, int], Any]] = {
             Kind.RANDOM: lambda spec, seed: RandomPlayer(seed=seed),
             Kind.WINBLOCK: lambda spec, seed: WinBlockPlayer(game.rules, seed=seed),
+            Kind.LINE: lambda spec, seed: LinePlayer(game.rules, seed=seed),
+            Kind.GREEDY: lambda spec, seed: GreedyPlayer(game.rules, seed=seed),
             Kind.PERFECT: lambda spec, seed: PerfectPlayer(game.rules, seed=seed),
             Kind.MCTS: self._mcts,
             Kind.AGENT: lambda spec, seed: self.agent(spec.path),

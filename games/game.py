@@ -9,10 +9,15 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from boardq.config import TrainConfig
+from boardq.errors import BoardqError
 from boardq.symmetry import Symmetry
 from games.text import BoardText
 
-__all__ = ["Game", "OpenSpielGame", "Rules"]
+__all__ = ["Game", "GameFitError", "OpenSpielGame", "Rules"]
+
+
+class GameFitError(BoardqError):
+    """An environment boardq cannot train: not two players taking turns, no mask..."""
 
 
 @runtime_checkable
@@ -41,7 +46,7 @@ class Rules(Protocol):
         ...
 
     def winner(self, board: np.ndarray) -> int:
-        """+1 or -1 for the side holding a winning line, else 0."""
+        """+1 or -1 for the side that has won (a line; the most discs at the end), else 0."""
         ...
 
     def is_full(self, board: np.ndarray) -> bool:
@@ -71,18 +76,29 @@ class Game:
     """A two-player game reached through PettingZoo's AEC API.
 
     Attributes:
-      name: the name on the command line.
+      name: the name on the command line (for games built on the fly, the whole
+        spec, e.g. `openspiel:breakthrough(columns=6,rows=6)`: agent files and run
+        directories store it, and `games.get_game` rebuilds the game from it).
       title: a human name.
-      env_id: the PettingZoo registry id.
+      env_id: the PettingZoo registry id, or `openspiel:SPEC` for an OpenSpiel game
+        reached through Shimmy.
       obs_shape: shape of the observation planes [H, W, C].
       num_actions: size of the action space.
       preset: default training settings.
-      rules: pure rules on numpy boards.
+      rules: pure rules on numpy boards; None where boardq has none (the players and
+        the search that need them refuse such a game).
       text: the board and move labels for people.
       symmetries: board symmetries (identity first) for augmentation.
       vector: `vector(num_games)` makes a batch of games stepped together in numpy
         (the actors' fast path, see `boardq.gamebatch.GameBatch`); None: the actors step
         PettingZoo environments.
+      openspiel: the same game in OpenSpiel, for MCTS and as a second referee.
+      env_maker: makes the game's environment (an adapter that gives boardq's planes
+        and mask, `games.adapter.BoardEnv`); None: `pettingzoo.make("aec", env_id)`.
+      board_of: the position of an environment as `text.draw` takes it; None: the
+        board `rules.board_from_planes` gives from the first player's observation.
+      players: the rules-based reference players of `boardq.specs` that fit the game
+        (`winblock`, `greedy`, `line`); they need `rules` too.
     """
 
     name: str
@@ -91,14 +107,28 @@ class Game:
     obs_shape: tuple[int, ...]
     num_actions: int
     preset: TrainConfig
-    rules: Rules
+    rules: Rules | None
     text: BoardText
     symmetries: Sequence[Symmetry]
     vector: Callable[[int], Any] | None = None
     openspiel: OpenSpielGame | None = None
+    env_maker: Callable[..., Any] | None = None
+    board_of: Callable[[Any], Any] | None = None
+    players: tuple[str, ...] = ("winblock",)
 
     def make_env(self, **kwargs):
         """A new AEC environment of this game."""
+        if self.env_maker is not None:
+            return self.env_maker(**kwargs)
         import pettingzoo  # here: `boardq --help` need not import it
 
         return pettingzoo.make("aec", self.env_id, **kwargs)
+
+    def board(self, env) -> Any:
+        """The position of `env` (reset, any seat to move) as `text.draw` takes it."""
+        if self.board_of is not None:
+            return self.board_of(env)
+        if self.rules is None:
+            raise ValueError(f"{self.title} has neither rules nor a board_of")
+        first = env.possible_agents[0]
+        return self.rules.board_from_planes(env.observe(first)["observation"])

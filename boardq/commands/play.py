@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,7 +48,11 @@ def add_command(subparsers) -> None:
         epilog="exit codes: 0 quit or end of input, 1 bad agent file, 2 bad command line, "
         "130 interrupted (Ctrl-C)",
     )
-    p.add_argument("game", help="game to play (tictactoe, connect_four)")
+    p.add_argument(
+        "game",
+        help="game to play: tictactoe, connect_four, othello, gomoku, hex, go, or the "
+        "openspiel:/pettingzoo: name the agent was trained as",
+    )
     p.add_argument(
         "--agent",
         metavar="PATH",
@@ -88,10 +93,13 @@ def run(args: argparse.Namespace) -> int:
     """Runs `boardq play`; returns the exit code."""
     from rich.console import Console
 
+    from boardq.errors import BoardqError
     from boardq.session import LineReader, Session, View
     from games import get_game
 
     game = get_game(args.game)
+    if args.search and game.rules is None:
+        raise BoardqError(f"--search needs rules, and boardq has none for {game.title}")
     path = Path(args.agent) if args.agent else newest_agent(args.runs_dir, game.name)
     if hasattr(sys.stdout, "reconfigure"):
         # On a terminal that cannot show a character (say, a typed Arabic digit), escape it.
@@ -127,7 +135,7 @@ def newest_agent(runs_dir: str | Path, game_name: str) -> Path:
     if not candidates:
         raise AgentFileError(
             f"no trained {game_name} agent in {base}; train one with "
-            f"`boardq train {game_name}`, or pass --agent PATH"
+            f"`boardq train {shlex.quote(game_name)}`, or pass --agent PATH"
         )
     return max(candidates, key=lambda p: (p.stat().st_mtime, p.parent.name))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,19 @@ def add_command(sub) -> None:
         description="Train a self-play deep Q-learning agent. Writes a run directory "
         "(config, checkpoints, agent.npz, TensorBoard logs) under --out-dir/GAME/.",
     )
-    p.add_argument("game", help="game to train (tictactoe, connect_four)")
+    p.add_argument(
+        "game",
+        help="game to train: tictactoe, connect_four, othello, gomoku, hex, go, or any "
+        "fitting openspiel:NAME[(key=value,...)] or pettingzoo:ENV_ID (docs/games.md)",
+    )
+    p.add_argument(
+        "--env-arg",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a parameter of an openspiel: or pettingzoo: game (repeatable), e.g. "
+        "--env-arg board_size=9; it becomes part of the game's name",
+    )
     p.add_argument(
         "--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its last checkpoint"
     )
@@ -44,8 +57,9 @@ def resolve_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
     """
     from boardq.checkpointing import read_run_config
     from games import get_game
+    from games.generic.spec import with_args
 
-    game = get_game(args.game)
+    game = get_game(with_args(args.game, getattr(args, "env_arg", [])))
     base = read_run_config(args.resume) if args.resume else game.preset
     if base.game != game.name:
         raise RunDirError(f"{args.resume} is a {base.game} run, not a {game.name} run")
@@ -77,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     trainer.build()
     if args.resume:
         atomic_write_text(Path(args.resume) / CONFIG_FILE, config.to_json())
-    terminal = TerminalLogger(f"boardq train {game.name}")
+    terminal = TerminalLogger(f"boardq train {shlex.quote(game.name)}")
     try:
         result = trainer.run([terminal], say=terminal.message)
     finally:
@@ -92,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"run written to {result.run_dir}")
     print(f"agent: {result.run_dir / 'agent.npz'}")
     if result.interrupted:
-        print(f"resume with: boardq train {game.name} --resume {result.run_dir}")
+        print(
+            f"resume with: boardq train {shlex.quote(game.name)} "
+            f"--resume {shlex.quote(str(result.run_dir))}"
+        )
         return EXIT_INTERRUPTED
     return 0

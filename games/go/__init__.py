@@ -1,0 +1,77 @@
+"""Go (9x9): PettingZoo's classic/go-v5, its preset and text board (no pure rules).
+
+OpenSpiel's `go` plays the same rules (area scoring, komi 7.5, suicide illegal, simple
+ko) but ends a game at 2 * 81 moves, where PettingZoo's goes on until two passes in a
+row; the mirror lifts that limit, and then the two agree move for move (the tests
+check it on random games).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from boardq.config import NetworkConfig, TrainConfig
+from boardq.symmetry import DIHEDRAL, board_symmetries
+from games.game import Game, OpenSpielGame
+from games.go.env import display_board, make_go_env
+from games.go.text import SIZE, TEXT
+
+__all__ = ["GAME", "KOMI", "PRESET"]
+
+KOMI = 7.5
+_POINTS = SIZE * SIZE
+_SPIEL_MAX_MOVES = 100_000
+"""OpenSpiel's limit on a game's length, far beyond any game PettingZoo plays out."""
+
+PRESET = TrainConfig(
+    game="go",
+    games_per_thread=64,
+    # 300k transitions of (9, 9, 4) planes twice over take ~220 MB; 500k took 350.
+    replay_capacity=300_000,
+    warmup_transitions=20_000,
+    replay_ratio=16.0,
+    batch_size=256,
+    learning_rate=5e-4,
+    discount=0.995,
+    tau=0.005,
+    epsilon_start=1.0,
+    epsilon_end=0.05,
+    epsilon_decay_transitions=1_500_000,
+    budget_minutes=60.0,
+    eval_every_sec=300.0,
+    eval_ladder="random,mcts:50",
+    eval_games=20,
+    keep_agent_every_sec=300.0,
+    network=NetworkConfig(hidden_units=(512, 256)),
+)
+
+
+def _spiel_action(action: int) -> int:
+    """OpenSpiel numbers the points from the bottom row (a1 = 0); PettingZoo from the top."""
+    if action == _POINTS:
+        return _POINTS  # pass
+    row, col = divmod(action, SIZE)
+    return (SIZE - 1 - row) * SIZE + col
+
+
+GAME = Game(
+    name="go",
+    title="Go",
+    env_id="classic/go-v5",
+    obs_shape=(SIZE, SIZE, 4),
+    num_actions=_POINTS + 1,
+    preset=PRESET,
+    rules=None,
+    text=TEXT,
+    # Point (r, c) is action 9r + c; area scoring and komi do not see orientation.
+    symmetries=board_symmetries(DIHEDRAL, np.arange(_POINTS).reshape(SIZE, SIZE), extra_actions=1),
+    openspiel=OpenSpielGame(
+        f"go(board_size={SIZE},komi={KOMI},max_game_length={_SPIEL_MAX_MOVES})",
+        tuple(_spiel_action(a) for a in range(_POINTS + 1)),
+    ),
+    env_maker=functools.partial(make_go_env, SIZE, KOMI),
+    board_of=display_board,
+    players=(),
+)

@@ -1,0 +1,105 @@
+"""Go (9x9) through PettingZoo's go-v5: planes from MiniGo, the board-size trap, GTP names,
+the symmetries and the OpenSpiel mirror (with its move limit lifted)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.classic.go import coords, go_base
+from pettingzoo.test import api_test
+
+from boardq.evaluation import RandomPlayer, evaluate
+from boardq.openspiel_bot import MCTSPlayer, rule_checks
+from games import get_game
+from games.env_check import random_games, reward_differences, symmetry_differences
+from games.go.env import make_go_env
+from games.text import MoveError
+
+GAME = get_game("go")
+PASS = 81
+ANY = np.ones(82, bool)
+
+
+@pytest.fixture(scope="module")
+def games():
+    return random_games(GAME, 3, seed=11)
+
+
+def test_pettingzoo_api():
+    api_test(GAME.make_env(), num_cycles=200)
+
+
+def test_planes_are_the_movers_with_colour_and_pass_planes():
+    env = GAME.make_env()
+    env.reset(seed=0)
+    black, white = env.possible_agents
+    env.step(GAME.text.parse("D4", ANY))  # row 4 from the bottom: 9 - 4 = 5 from the top
+    planes = env.observe(white)["observation"]
+    assert planes.shape == (9, 9, 4) and planes.dtype == np.int8
+    assert not planes[..., 0].any() and np.argwhere(planes[..., 1]).tolist() == [[5, 3]]
+    assert planes[..., 2].all() and not planes[..., 3].any()  # white; black did not pass
+    env.step(PASS)
+    planes = env.observe(black)["observation"]
+    assert np.argwhere(planes[..., 0]).tolist() == [[5, 3]] and not planes[..., 1].any()
+    assert not planes[..., 2].any() and planes[..., 3].all()  # white just passed
+    np.testing.assert_array_equal(GAME.board(env), env.unwrapped._go.board)
+
+
+def test_rewards_come_at_the_end_for_both(games):
+    assert reward_differences(GAME, games) == []
+
+
+def test_a_second_board_size_in_the_process_does_not_break_the_first():
+    env = GAME.make_env()
+    env.reset(seed=0)
+    moves = [GAME.text.parse(p, ANY) for p in ("E5", "C3", "G7", "J9")]
+    for action in moves[:2]:
+        env.step(action)
+    small = make_go_env(7, 7.5)
+    small.reset(seed=0)  # go_base's globals now say 7x7
+    assert go_base.N == 7
+    for action in moves[2:]:
+        env.step(action)  # J9 is off a 7x7 board
+    obs = env.observe(env.agent_selection)
+    assert obs["action_mask"].shape == (82,) and obs["action_mask"].sum() == 81 - 4 + 1
+    assert np.argwhere(env.unwrapped._go.board).tolist() == [[0, 8], [2, 6], [4, 4], [6, 2]]
+    small.step(0)
+    assert small.observe(small.agent_selection)["action_mask"].shape == (50,)
+
+
+def test_eight_symmetries_with_the_pass_fixed(games):
+    assert len(GAME.symmetries) == 8
+    assert all(sym.action_map[PASS] == PASS for sym in GAME.symmetries)
+    assert symmetry_differences(GAME, games[:2]) == []
+
+
+def test_points_have_their_gtp_names():
+    env = GAME.make_env()
+    env.reset()
+    for action in range(82):
+        assert GAME.text.label(action).lower() == coords.to_gtp(coords.from_flat(action)).lower()
+    assert GAME.text.label(PASS) == "pass" and GAME.text.label(0) == "A9"
+
+
+@pytest.mark.parametrize(
+    "typed, message",
+    [
+        ("i5", "there is no point i5: columns are A-J \\(no I\\), rows 1-9"),
+        ("K1", "there is no point K1"),
+        ("a10", "there is no point a10"),
+        ("", "no move typed: type a point such as D4, or pass"),
+        ("pas", "'pas' is not a move"),
+    ],
+)
+def test_typed_moves_are_parsed_strictly(typed, message):
+    with pytest.raises(MoveError, match=message):
+        GAME.text.parse(typed, ANY)
+
+
+def test_the_mirror_agrees_with_pettingzoo_over_random_games():
+    checks = rule_checks(GAME)
+    assert checks, "OpenSpiel has go"
+    metrics = evaluate(RandomPlayer(1), RandomPlayer(2), GAME.make_env, 6, observers=checks)
+    assert metrics["games"] == 12
+    bot = MCTSPlayer(GAME, 10, seed=0)
+    assert evaluate(bot, RandomPlayer(3), GAME.make_env, 1)["games"] == 2
