@@ -64,7 +64,7 @@ class SearchStats:
 class _Child:
     action: int
     board: np.ndarray
-    exact: float | None  # +1 win, 0 draw (from the mover's view), None: the game goes on
+    exact: float | None  # +1 win, -1 loss, 0 draw (the mover's view); None: the game goes on
 
 
 @dataclass
@@ -198,9 +198,11 @@ class Search:
 
     def _child(self, board: np.ndarray, action: int) -> _Child:
         after = self.rules.apply(board, action)
-        # `after` is seen by the next mover, so the mover's line shows as -1.
-        if self.rules.winner(after) != 0:
-            return _Child(action, after, 1.0)
+        # `after` is seen by the next mover: a win of the mover's shows as -1 there (in
+        # line games always; in Othello the last move can also lose).
+        winner = self.rules.winner(after)
+        if winner != 0:
+            return _Child(action, after, float(-winner))
         if self.rules.is_full(after):
             return _Child(action, after, 0.0)
         return _Child(action, after, None)

@@ -73,7 +73,7 @@ class Trainer:
           RunDirError: the run directory is in use, has no checkpoint, or its
             checkpoint does not fit this game and network.
         """
-        self.run_dir = self.resume_dir or new_run_dir(self.config.out_dir, self.game.name)
+        self.run_dir = self.resume_dir or new_run_dir(self.config.out_dir, self.game.dir_name)
         self.lock = RunLock(self.run_dir)  # refuses a second training on this directory
         try:
             self._build()

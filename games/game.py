@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -115,6 +116,15 @@ class Game:
     env_maker: Callable[..., Any] | None = None
     board_of: Callable[[Any], Any] | None = None
     players: tuple[str, ...] = ("winblock",)
+
+    @property
+    def dir_name(self) -> str:
+        """The game's folder under a runs directory.
+
+        Its name with every character a path cannot hold plainly (`:`, `/`, brackets,
+        commas) turned into `_`.
+        """
+        return re.sub(r"[^A-Za-z0-9_.=-]+", "_", self.name).strip("_")
 
     def make_env(self, **kwargs):
         """A new AEC environment of this game."""

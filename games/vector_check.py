@@ -9,7 +9,9 @@ PettingZoo is imported only by the functions that play it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -131,15 +133,20 @@ def random_play_rate(batch: GameBatch, seconds: float, rng: np.random.Generator)
     return moves / (now - start)
 
 
-def env_random_play_rate(env_id: str, seconds: float, rng: np.random.Generator) -> float:
+def env_random_play_rate(
+    make_env: Callable[[], Any], seconds: float, rng: np.random.Generator
+) -> float:
     """Moves per second of random legal play in one PettingZoo env, by its own loop.
 
     The loop is PettingZoo's documented one (`agent_iter`, `last`, `step`, with the
     guard wrappers); only real moves count, not the steps that retire finished agents.
-    """
-    import pettingzoo
 
-    env = pettingzoo.make("aec", env_id)
+    Args:
+      make_env: makes the game's environment (`Game.make_env`).
+      seconds: how long to play.
+      rng: the moves' random numbers.
+    """
+    env = make_env()
     env.reset(seed=0)
     moves = 0
     start = now = time.perf_counter()

@@ -60,7 +60,7 @@ def _timed(key: str, title: str, unit: str, run: Callable[[], float]) -> StageRe
 def random_play(game: Game, seconds: float, seed: int) -> StageResult:
     """PettingZoo's own loop (`agent_iter`, `last`, `step`), random legal moves, one thread."""
     rng = np.random.default_rng(seed)
-    run = functools.partial(env_random_play_rate, game.env_id, seconds, rng)
+    run = functools.partial(env_random_play_rate, game.make_env, seconds, rng)
     return _timed("random_play", "PettingZoo random play, one thread", "moves/s", run)
 
 

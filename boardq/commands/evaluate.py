@@ -60,10 +60,21 @@ def add_command(sub) -> None:
 
 
 def default_opponents(game) -> list[PlayerSpec]:
-    """The default opponents: random and winblock, plus perfect where the game is solved."""
+    """The default opponents of a game.
+
+    Random, the game's rules-based players, perfect play where the game is solved, and
+    OpenSpiel's MCTS (100 simulations) where it has the game but boardq has no
+    rules-based player for it.
+    """
     from boardq.specs import SOLVABLE_GAMES
 
-    names = ["random", "winblock"] + (["perfect"] if game.name in SOLVABLE_GAMES else [])
+    names = ["random"]
+    if game.rules is not None:
+        names += list(game.players)
+    if game.name in SOLVABLE_GAMES:
+        names.append("perfect")
+    if len(names) == 1 and game.openspiel is not None:
+        names.append("mcts:100")
     return [parse_spec(name) for name in names]
 
 

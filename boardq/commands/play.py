@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     if args.search and game.rules is None:
         raise BoardqError(f"--search needs rules, and boardq has none for {game.title}")
-    path = Path(args.agent) if args.agent else newest_agent(args.runs_dir, game.name)
+    path = Path(args.agent) if args.agent else newest_agent(args.runs_dir, game.dir_name)
     if hasattr(sys.stdout, "reconfigure"):
         # On a terminal that cannot show a character (say, a typed Arabic digit), escape it.
         sys.stdout.reconfigure(errors="backslashreplace")

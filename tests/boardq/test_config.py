@@ -43,7 +43,7 @@ def test_unknown_keys_are_refused():
 
 
 def test_game_registry():
-    assert game_names() == ["connect_four", "tictactoe"]
+    assert game_names() == ["connect_four", "go", "gomoku", "hex", "othello", "tictactoe"]
     assert get_game("Connect-Four").name == "connect_four"
     with pytest.raises(Exception, match="unknown game 'chess'"):
         get_game("chess")

@@ -57,20 +57,39 @@ def test_a_failed_evaluation_stops_with_its_message(tiny_config, tmp_path):
         wait(ladder)
 
 
+class StopAtFirstScore:
+    """A logger that stops training once the first ladder result has been logged."""
+
+    def __init__(self):
+        self.trainer = None
+        self.scored = []
+
+    def write(self, metrics):
+        if "eval/random/score" in metrics:
+            self.scored.append(metrics)
+            self.trainer.stop.set()
+
+    def close(self):
+        pass
+
+
 def test_training_logs_the_ladder_and_refuses_a_ladder_that_cannot_play(tiny_config):
     game = get_game("tictactoe")
     cfg = tiny_config.replace(
         eval_ladder="random", eval_games=2, eval_every_sec=0.5, budget_steps=0,
-        budget_minutes=0.3, log_every_sec=0.25,
+        budget_minutes=3.0, log_every_sec=0.25,
     )  # fmt: skip
-    result = Trainer(cfg, game).run()
+    trainer, watch = Trainer(cfg, game), StopAtFirstScore()
+    watch.trainer = trainer
+    trainer.build()
+    result = trainer.run([watch])
+    assert result.metrics["elapsed_sec"] < 170  # stopped by the first score, not the budget
     rows = [json.loads(x) for x in (result.run_dir / "metrics.jsonl").read_text().splitlines()]
     scored = [r for r in rows if "eval/random/score" in r]
     assert scored and 0 <= scored[-1]["eval/random/score"] <= 1
     assert (result.run_dir / BEST_AGENT_FILE).exists()
     from boardq.errors import BoardqError
 
+    other = cfg.replace(game="connect_four", eval_ladder="perfect")
     with pytest.raises(BoardqError, match="perfect player is for tictactoe only"):
-        Trainer(
-            cfg.replace(game="connect_four", eval_ladder="perfect"), get_game("connect_four")
-        ).build()
+        Trainer(other, get_game("connect_four")).build()

@@ -23,11 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_training_with_two_actor_processes_holds_the_replay_ratio(tiny_config):
     import ray
 
-    cfg = tiny_config.replace(actor_processes=2, actor_threads=1, budget_steps=1_000)
+    cfg = tiny_config.replace(actor_processes=2, actor_threads=1, budget_steps=3_000)
     trainer = Trainer(cfg, get_game("tictactoe"))
     result = trainer.run()
     m = result.metrics
-    assert m["train_steps"] == 1_000 and m["actor_restarts"] == 0
+    assert m["train_steps"] == 3_000 and m["actor_restarts"] == 0
     # Both processes delivered transitions, through the one queue and replay.
     assert all(s.transitions > 0 for s in trainer.collection.stats)
     assert m["transitions"] == sum(s.transitions for s in trainer.collection.stats)

@@ -176,11 +176,6 @@ def test_players_that_do_not_fit_are_refused_in_one_line(spec):
     assert "\n" not in str(error.value) and "Othello" in str(error.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="boardq.search counts every game-ending move as the mover's win; in Othello "
-    "the last move can lose (the fix: value -rules.winner(after) in Search._child)",
-)
 def test_search_sees_that_the_last_move_can_lose():
     board = -np.ones((8, 8), np.int8)
     board[0, :4] = [1, 0, -1, 1]  # X's only move, b1, fills the board 4 discs to 60
