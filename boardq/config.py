@@ -1,8 +1,9 @@
 """Typed training settings.
 
-Every setting is a field of a frozen dataclass with its help text in the field's
-metadata; the command line is generated from these fields (`boardq.commands.args`), the run
-directory stores them as JSON, and each game ships a preset.
+Every setting is a field of a frozen dataclass with its help text, group and value
+check in the field's metadata (`boardq.settings`); the command line is generated from
+these fields (`boardq.commands.args`), the run directory stores them as JSON, and each
+game ships a preset.
 """
 
 from __future__ import annotations
@@ -13,49 +14,20 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardq.errors import BoardqError
+from boardq.settings import (
+    AT_LEAST_1,
+    GROUPS,
+    NOT_NEGATIVE,
+    POSITIVE,
+    RATE,
+    UNIT,
+    ConfigError,
+    NetworkConfig,
+    default_actor_threads,
+    setting,
+)
 
 __all__ = ["GROUPS", "ConfigError", "NetworkConfig", "TrainConfig", "default_actor_threads"]
-
-
-class ConfigError(BoardqError, ValueError):
-    """A setting has a value that cannot work; the message names the setting."""
-
-
-def default_actor_threads() -> int:
-    """One actor thread per core, less one core for the learner (at least one)."""
-    return max(1, (os.cpu_count() or 2) - 1)
-
-
-# The settings' groups, in the order `--help` shows them.
-GROUPS = {
-    "algorithm": "algorithm",
-    "replay": "replay and input pipeline",
-    "performance": "performance (how the work is spread; learning does not change)",
-    "run": "run",
-    "network": "network",
-}
-
-
-def _setting(default: Any = dataclasses.MISSING, *, group: str, help: str, **extra: Any):
-    """A field with its help text and `GROUPS` key in its metadata."""
-    meta = {"help": help, "group": group, **extra}
-    if callable(default) and not isinstance(default, type):
-        return field(default_factory=default, metadata=meta)
-    return field(default=default, metadata=meta)
-
-
-@dataclass(frozen=True)
-class NetworkConfig:
-    """Shape of the Q-network. The same network plays both seats."""
-
-    conv_filters: tuple[int, ...] = _setting(
-        (), group="network", help="filters of each 3x3 convolution layer (none: a plain MLP)"
-    )
-    hidden_units: tuple[int, ...] = _setting(
-        (256, 256), group="network", help="units of each dense hidden layer"
-    )
-    dueling: bool = _setting(False, group="network", help="dueling value/advantage head")
 
 
 @dataclass(frozen=True)
@@ -68,187 +40,198 @@ class TrainConfig:
     threads, processes and devices; run settings how long, where and how it is logged.
     """
 
-    game: str = _setting("tictactoe", group="run", help="game to train", cli=False)
+    game: str = setting("tictactoe", group="run", help="game to train", cli=False)
     # -- algorithm ---------------------------------------------------------------------
-    learning_rate: float = _setting(5e-4, group="algorithm", help="Adam learning rate")
-    discount: float = _setting(0.99, group="algorithm", help="discount per move (gamma)")
-    n_step: int = _setting(1, group="algorithm", help="moves per return before bootstrapping")
-    tau: float = _setting(
-        0.01, group="algorithm", help="soft target update rate per train step (0..1]"
+    learning_rate: float = setting(
+        5e-4, group="algorithm", check=POSITIVE, help="Adam learning rate"
     )
-    hard_update_every_steps: int = _setting(
+    discount: float = setting(0.99, group="algorithm", check=UNIT, help="discount per move (gamma)")
+    n_step: int = setting(
+        1, group="algorithm", check=AT_LEAST_1, help="moves per return before bootstrapping"
+    )
+    tau: float = setting(
+        0.01, group="algorithm", check=RATE, help="soft target update rate per train step (0..1]"
+    )
+    hard_update_every_steps: int = setting(
         0,
         group="algorithm",
+        check=NOT_NEGATIVE,
         help="copy the online network to the target every K train steps (0: soft updates)",
     )
-    bootstrap_epsilon: float = _setting(
+    bootstrap_epsilon: float = setting(
         0.0,
         group="algorithm",
+        check=UNIT,
         help="share of random moves the TD target assumes of the next player (0: its best "
         "move, Double DQN; more: prefer positions that give a weaker opponent chances "
         "to go wrong)",
     )
-    huber_delta: float = _setting(1.0, group="algorithm", help="Huber loss threshold")
-    max_grad_norm: float = _setting(10.0, group="algorithm", help="global gradient norm clip")
-    epsilon_start: float = _setting(1.0, group="algorithm", help="exploration rate at the start")
-    epsilon_end: float = _setting(0.1, group="algorithm", help="exploration rate after the decay")
-    epsilon_decay_transitions: int = _setting(
+    huber_delta: float = setting(
+        1.0, group="algorithm", check=POSITIVE, help="Huber loss threshold"
+    )
+    max_grad_norm: float = setting(
+        10.0, group="algorithm", check=POSITIVE, help="global gradient norm clip"
+    )
+    epsilon_start: float = setting(
+        1.0, group="algorithm", check=UNIT, help="exploration rate at the start"
+    )
+    epsilon_end: float = setting(
+        0.1, group="algorithm", check=UNIT, help="exploration rate after the decay"
+    )
+    epsilon_decay_transitions: int = setting(
         200_000,
         group="algorithm",
+        check=NOT_NEGATIVE,
         help="transitions collected over which epsilon decays linearly",
     )
-    pool_share: float = _setting(
+    pool_share: float = setting(
         0.0,
         group="algorithm",
+        check=UNIT,
         help="share of each actor's games played against a past snapshot from the "
         "opponent pool instead of the newest (0: pure self-play)",
     )
-    pool_size: int = _setting(8, group="algorithm", help="past snapshots the opponent pool keeps")
-    pool_every_steps: int = _setting(
-        20_000, group="algorithm", help="train steps between snapshots added to the pool"
+    pool_size: int = setting(
+        8, group="algorithm", check=AT_LEAST_1, help="past snapshots the opponent pool keeps"
+    )
+    pool_every_steps: int = setting(
+        20_000,
+        group="algorithm",
+        check=AT_LEAST_1,
+        help="train steps between snapshots added to the pool",
     )
     # -- replay and input pipeline -----------------------------------------------------
-    replay_capacity: int = _setting(
-        200_000, group="replay", help="transitions kept in the replay memory"
+    replay_capacity: int = setting(
+        200_000, group="replay", check=AT_LEAST_1, help="transitions kept in the replay memory"
     )
-    warmup_transitions: int = _setting(
-        5_000, group="replay", help="transitions collected before training starts"
+    warmup_transitions: int = setting(
+        5_000,
+        group="replay",
+        check=NOT_NEGATIVE,
+        help="transitions collected before training starts",
     )
-    replay_ratio: float = _setting(
+    replay_ratio: float = setting(
         8.0,
         group="replay",
+        check=POSITIVE,
         help="samples trained per transition collected; held on any machine",
     )
-    batch_size: int = _setting(256, group="replay", help="transitions per train step")
-    augment_symmetries: bool = _setting(
+    batch_size: int = setting(
+        256, group="replay", check=AT_LEAST_1, help="transitions per train step"
+    )
+    augment_symmetries: bool = setting(
         True, group="replay", help="train on the board's symmetric images too"
     )
-    queue_chunks: int = _setting(
-        64, group="replay", help="bound of the actors-to-replay queue, in chunks"
+    queue_chunks: int = setting(
+        64, group="replay", check=AT_LEAST_1, help="bound of the actors-to-replay queue, in chunks"
     )
     # -- performance ---------------------------------------------------------------------
-    actor_threads: int = _setting(
+    actor_threads: int = setting(
         default_actor_threads,
         group="performance",
+        check=AT_LEAST_1,
         help="actor threads playing self-play games, in each actor process (default: cores - 1)",
     )
-    games_per_thread: int = _setting(
+    games_per_thread: int = setting(
         64,
         group="performance",
+        check=AT_LEAST_1,
         help="games each actor thread plays at once, moved by one batched forward pass",
     )
-    vectorized: bool = _setting(
+    vectorized: bool = setting(
         True,
         group="performance",
         help="step games with the game's vectorized numpy rules where it has them "
         "(false: through PettingZoo)",
     )
-    actor_processes: int = _setting(
+    actor_processes: int = setting(
         0,
         group="performance",
+        check=NOT_NEGATIVE,
         help="actor processes on Ray, each with its own threads and snapshot copy "
         "(0: actor threads in this process)",
     )
-    ray_address: str = _setting(
+    ray_address: str = setting(
         "",
         group="performance",
         help="Ray cluster to run actor processes on (empty: start a local Ray instance)",
     )
-    steps_per_call: int = _setting(
+    steps_per_call: int = setting(
         8,
         group="performance",
+        check=AT_LEAST_1,
         help="train steps per compiled call, on one element of that many batches taken "
         "inside the call (like Keras's steps_per_execution)",
     )
-    publish_every_steps: int = _setting(
+    publish_every_steps: int = setting(
         8,
         group="performance",
+        check=AT_LEAST_1,
         help="train steps between weight snapshots for the actors (published after the "
         "call that reaches them)",
     )
-    jit_compile: bool = _setting(False, group="performance", help="compile the train step with XLA")
-    intra_op_threads: int = _setting(
+    jit_compile: bool = setting(False, group="performance", help="compile the train step with XLA")
+    intra_op_threads: int = setting(
         0,
         group="performance",
+        check=NOT_NEGATIVE,
         help="TensorFlow compute threads per op (0: the cores not given to actor threads, "
         "at least 1); set before TensorFlow's first op",
     )
     # -- run -------------------------------------------------------------------------------
-    budget_steps: int = _setting(
-        0, group="run", help="stop after this many train steps (0: no step limit)"
+    budget_steps: int = setting(
+        0,
+        group="run",
+        check=NOT_NEGATIVE,
+        help="stop after this many train steps (0: no step limit)",
     )
-    budget_minutes: float = _setting(
-        0.0, group="run", help="stop after this many minutes of training (0: no limit)"
+    budget_minutes: float = setting(
+        0.0,
+        group="run",
+        check=NOT_NEGATIVE,
+        help="stop after this many minutes of training (0: no limit)",
     )
-    seed: int = _setting(0, group="run", help="random seed")
-    out_dir: str = _setting("runs", group="run", help="directory that holds run directories")
-    checkpoint_every_sec: float = _setting(120.0, group="run", help="seconds between checkpoints")
-    keep_agent_every_sec: float = _setting(
+    seed: int = setting(0, group="run", help="random seed")
+    out_dir: str = setting("runs", group="run", help="directory that holds run directories")
+    checkpoint_every_sec: float = setting(
+        120.0, group="run", check=POSITIVE, help="seconds between checkpoints"
+    )
+    keep_agent_every_sec: float = setting(
         120.0,
         group="run",
+        check=NOT_NEGATIVE,
         help="seconds between agents kept in RUN_DIR/agents (strength over time; 0: none)",
     )
-    eval_ladder: str = _setting(
+    eval_ladder: str = setting(
         "random",
         group="run",
         help="opponents of the evaluation during training, comma-separated, as boardq "
         "evaluate names them (random, winblock, perfect, mcts:N, agent:PATH; empty: none)",
     )
-    eval_every_sec: float = _setting(
-        30.0, group="run", help="seconds between the starts of evaluations during training"
+    eval_every_sec: float = setting(
+        30.0,
+        group="run",
+        check=POSITIVE,
+        help="seconds between the starts of evaluations during training",
     )
-    eval_games: int = _setting(
-        50, group="run", help="games per seat and opponent in each evaluation (0: none)"
+    eval_games: int = setting(
+        50,
+        group="run",
+        check=NOT_NEGATIVE,
+        help="games per seat and opponent in each evaluation (0: none)",
     )
-    log_every_sec: float = _setting(
-        5.0, group="run", help="seconds between progress lines and logged metrics"
+    log_every_sec: float = setting(
+        5.0, group="run", check=POSITIVE, help="seconds between progress lines and logged metrics"
     )
     network: NetworkConfig = field(default_factory=NetworkConfig)
 
     def validate(self) -> TrainConfig:
         """Checks every value; raises ConfigError naming the first bad setting."""
-        positive = [
-            "actor_threads",
-            "games_per_thread",
-            "replay_capacity",
-            "batch_size",
-            "n_step",
-            "publish_every_steps",
-            "pool_size",
-            "pool_every_steps",
-            "steps_per_call",
-            "queue_chunks",
-        ]
-        for name in positive:
-            if getattr(self, name) < 1:
-                raise ConfigError(f"{name} must be at least 1, got {getattr(self, name)}")
-        checks = [
-            ("warmup_transitions", self.warmup_transitions >= 0, "must be >= 0"),
-            ("replay_ratio", self.replay_ratio > 0, "must be > 0"),
-            ("learning_rate", self.learning_rate > 0, "must be > 0"),
-            ("discount", 0 <= self.discount <= 1, "must be in [0, 1]"),
-            ("tau", 0 < self.tau <= 1, "must be in (0, 1]"),
-            ("hard_update_every_steps", self.hard_update_every_steps >= 0, "must be >= 0"),
-            ("epsilon_start", 0 <= self.epsilon_start <= 1, "must be in [0, 1]"),
-            ("epsilon_end", 0 <= self.epsilon_end <= 1, "must be in [0, 1]"),
-            ("epsilon_decay_transitions", self.epsilon_decay_transitions >= 0, "must be >= 0"),
-            ("huber_delta", self.huber_delta > 0, "must be > 0"),
-            ("bootstrap_epsilon", 0 <= self.bootstrap_epsilon <= 1, "must be in [0, 1]"),
-            ("pool_share", 0 <= self.pool_share <= 1, "must be in [0, 1]"),
-            ("max_grad_norm", self.max_grad_norm > 0, "must be > 0"),
-            ("budget_steps", self.budget_steps >= 0, "must be >= 0"),
-            ("budget_minutes", self.budget_minutes >= 0, "must be >= 0"),
-            ("checkpoint_every_sec", self.checkpoint_every_sec > 0, "must be > 0"),
-            ("keep_agent_every_sec", self.keep_agent_every_sec >= 0, "must be >= 0"),
-            ("eval_every_sec", self.eval_every_sec > 0, "must be > 0"),
-            ("eval_games", self.eval_games >= 0, "must be >= 0"),
-            ("log_every_sec", self.log_every_sec > 0, "must be > 0"),
-            ("intra_op_threads", self.intra_op_threads >= 0, "must be >= 0"),
-            ("actor_processes", self.actor_processes >= 0, "must be >= 0"),
-        ]
-        for name, ok, why in checks:
-            if not ok:
-                raise ConfigError(f"{name} {why}, got {getattr(self, name)}")
+        for f in dataclasses.fields(self):
+            check = f.metadata.get("check")
+            value = getattr(self, f.name)
+            if check is not None and not check[0](value):
+                raise ConfigError(f"{f.name} {check[1]}, got {value}")
         if self.warmup_transitions > self.replay_capacity:
             raise ConfigError(
                 f"warmup_transitions ({self.warmup_transitions}) exceeds "

@@ -26,125 +26,24 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from boardq.actor import ActorStats
-from boardq.config import TrainConfig
+from boardq.actor_process import (
+    REQUESTS_IN_FLIGHT,
+    SUMMED,
+    ActorProcess,
+    steps_per_request,
+)
 from boardq.coordination import put_until_stopped
 
 if TYPE_CHECKING:
     from boardq.builder import Builder
     from boardq.learner import Learner
 
-__all__ = ["ActorProcess", "RemoteCollection", "start_ray"]
+__all__ = ["MAX_RESTARTS", "RemoteCollection", "start_ray"]
 
-REQUESTS_IN_FLIGHT = 2
-"""Requests each collector keeps outstanding: one runs while the other travels."""
-TRANSITIONS_PER_REQUEST = 512
-"""About how many moves one request asks of an actor process."""
 MAX_RESTARTS = 20
 """Restarts Ray grants each actor process before the run fails."""
 COME_BACK_SEC = 120.0
 """How long a dead actor process may take to come back before the run fails."""
-_SUMMED = ("games", "moves", "forward_calls", "infer_sec", "step_sec")
-
-
-def steps_per_request(config: TrainConfig) -> int:
-    """Moves per game in one request: about `TRANSITIONS_PER_REQUEST` in all."""
-    games = config.actor_threads * config.games_per_thread
-    return max(1, round(TRANSITIONS_PER_REQUEST / games))
-
-
-def moves_in_flight(config: TrainConfig) -> int:
-    """Moves all actor processes may have asked for and not yet delivered."""
-    games = config.actor_threads * config.games_per_thread
-    return config.actor_processes * REQUESTS_IN_FLIGHT * steps_per_request(config) * games
-
-
-class ActorProcess:
-    """The body of one actor process (made a Ray actor by `RemoteCollection`).
-
-    Args:
-      config: the run's settings, as `TrainConfig.to_dict()`.
-      game_name: the game.
-      index: this process's number (its actors' seeds and names follow from it).
-    """
-
-    def __init__(self, config: dict[str, Any], game_name: str, index: int):
-        from boardq._quiet import import_tensorflow_quietly
-
-        import_tensorflow_quietly()
-        import tensorflow as tf
-
-        from boardq.builder import Builder
-        from boardq.networks import QFunction, build_q_network
-        from boardq.snapshot import Snapshot, SnapshotBox
-        from games import get_game
-
-        cfg = TrainConfig.from_dict(config)
-        game = get_game(game_name)
-        threads = cfg.intra_op_threads or 1  # one core per process unless told otherwise
-        tf.config.threading.set_intra_op_parallelism_threads(threads)
-        self._tf = tf
-        model = build_q_network(game.obs_shape, game.num_actions, cfg.network)
-        self._q = QFunction(model)
-        self._snapshots = SnapshotBox(Snapshot(-1, self._q.weights_of(model)))
-        self._q.warm_up(self._snapshots.get().weights)
-        self._epsilon = cfg.epsilon_start
-        builder = Builder(cfg, game)
-        act = builder.make_policy(self._q, self._snapshots)
-        self._actors = builder.make_actors(act, None, lambda: self._epsilon, process=index)
-        self._steps = steps_per_request(cfg)
-        self._pool = None
-        if len(self._actors) > 1:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._pool = ThreadPoolExecutor(len(self._actors), thread_name_prefix="actor")
-
-    def pid(self) -> int:
-        return os.getpid()
-
-    def collect(
-        self, version: int, weights: list[np.ndarray], epsilon: float
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Plays `steps_per_request` moves in every game of every actor thread.
-
-        Args:
-          version: the snapshot version `weights` hold.
-          weights: the newest snapshot's weights (taken only when newer than the copy
-            held: a restarted process catches up with its first request).
-          epsilon: the exploration rate to act with.
-
-        Returns:
-          The closed transitions as one chunk, and what this request did: the changes
-          of `ActorStats`'s counters summed over the threads, the snapshot version
-          acted with, and this process's pid.
-        """
-        from boardq.snapshot import Snapshot
-
-        if version > self._snapshots.version:
-            tensors = tuple(self._tf.constant(w) for w in weights)
-            self._snapshots.publish(Snapshot(version, tensors))
-        self._epsilon = epsilon
-        before = self._totals()
-        if self._pool is None:
-            chunks = [self._play(self._actors[0])]
-        else:
-            chunks = list(self._pool.map(self._play, self._actors))
-        chunk = {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
-        done = {k: v - before[k] for k, v in self._totals().items()}
-        done["version"] = self._snapshots.version
-        done["pid"] = os.getpid()
-        return chunk, done
-
-    def _totals(self) -> dict[str, Any]:
-        """`ActorStats` summed over this process's actors (results as three counts)."""
-        stats = [a.stats for a in self._actors]
-        totals = {name: sum(getattr(s, name) for s in stats) for name in _SUMMED}
-        for i, name in enumerate(("first_wins", "draws", "second_wins")):
-            totals[name] = sum(s.results[i] for s in stats)
-        return totals
-
-    def _play(self, actor) -> dict[str, np.ndarray]:
-        chunks = [actor.step() for _ in range(self._steps)]
-        return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
 
 
 def start_ray(address: str, processes: int) -> bool:
@@ -275,7 +174,7 @@ class RemoteCollection:
             self.restarts += 1
             self._say(f"actor process {i} restarted as pid {done['pid']}; training goes on")
             self.pids[i] = done["pid"]
-        for name in _SUMMED:
+        for name in SUMMED:
             setattr(s, name, getattr(s, name) + done[name])
         s.results = [s.results[0] + done["first_wins"], s.results[1] + done["draws"],
                      s.results[2] + done["second_wins"]]  # fmt: skip

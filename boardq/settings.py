@@ -1,0 +1,77 @@
+"""How settings are declared: their groups, value checks, and the network's settings.
+
+Every setting is a dataclass field made by `setting`, with its help text, its group
+(`GROUPS`, the order `--help` shows them in) and the check its value must pass in the
+field's metadata. `boardq.config.TrainConfig` holds the run's settings, `NetworkConfig`
+the Q-network's shape.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardq.errors import BoardqError
+
+__all__ = [
+    "AT_LEAST_1",
+    "GROUPS",
+    "NOT_NEGATIVE",
+    "POSITIVE",
+    "RATE",
+    "UNIT",
+    "ConfigError",
+    "NetworkConfig",
+    "default_actor_threads",
+    "setting",
+]
+
+
+class ConfigError(BoardqError, ValueError):
+    """A setting has a value that cannot work; the message names the setting."""
+
+
+def default_actor_threads() -> int:
+    """One actor thread per core, less one core for the learner (at least one)."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+# The settings' groups, in the order `--help` shows them.
+GROUPS = {
+    "algorithm": "algorithm",
+    "replay": "replay and input pipeline",
+    "performance": "performance (how the work is spread; learning does not change)",
+    "run": "run",
+    "network": "network",
+}
+
+
+# What a setting's value must be: (test, what the error says).
+AT_LEAST_1 = (lambda v: v >= 1, "must be at least 1")
+NOT_NEGATIVE = (lambda v: v >= 0, "must be >= 0")
+POSITIVE = (lambda v: v > 0, "must be > 0")
+UNIT = (lambda v: 0 <= v <= 1, "must be in [0, 1]")
+RATE = (lambda v: 0 < v <= 1, "must be in (0, 1]")
+
+
+def setting(default: Any = dataclasses.MISSING, *, group: str, help: str, check=None, **extra: Any):
+    """A field with its help text, `GROUPS` key and value check in its metadata."""
+    meta = {"help": help, "group": group, "check": check, **extra}
+    if callable(default) and not isinstance(default, type):
+        return field(default_factory=default, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class NetworkConfig:
+    """Shape of the Q-network. The same network plays both seats."""
+
+    conv_filters: tuple[int, ...] = setting(
+        (), group="network", help="filters of each 3x3 convolution layer (none: a plain MLP)"
+    )
+    hidden_units: tuple[int, ...] = setting(
+        (256, 256), group="network", help="units of each dense hidden layer"
+    )
+    dueling: bool = setting(False, group="network", help="dueling value/advantage head")
