@@ -80,8 +80,9 @@ def naive_collection(game: Game, config: TrainConfig, seconds: float) -> StageRe
     m = run_segments({"naive": Variant(counters, workers.start, workers.stop)}, seconds, 1, 1.0)
     title = f"naive collection, {config.actor_threads} thread(s) x 1 game, predict per move"
     return StageResult(
-        "naive_collection", title, "transitions/s", m["naive"].rate(), {}, m["naive"].windows
-    )
+        key="naive_collection", title=title, unit="transitions/s", rate=m["naive"].rate(),
+        figures={}, windows=m["naive"].windows,
+    )  # fmt: skip
 
 
 def _drain(q: queue.Queue, stop) -> None:
@@ -130,5 +131,6 @@ def naive_learning(game: Game, config: TrainConfig, chunks, seconds: float) -> S
     )
     title = "naive learning: single transitions, from_generator, .batch(), eager step"
     return StageResult(
-        "naive_learning", title, "train steps/s", m["naive"].rate(), {}, m["naive"].windows
-    )
+        key="naive_learning", title=title, unit="train steps/s", rate=m["naive"].rate(),
+        figures={}, windows=m["naive"].windows,
+    )  # fmt: skip

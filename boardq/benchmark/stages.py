@@ -54,7 +54,8 @@ class Workers:
 def _timed(key: str, title: str, unit: str, run: Callable[[], float]) -> StageResult:
     t0 = time.monotonic()
     rate = run()
-    return StageResult(key, title, unit, rate, {}, [Window(t0, time.monotonic())])
+    window = Window(t0, time.monotonic())
+    return StageResult(key=key, title=title, unit=unit, rate=rate, figures={}, windows=[window])
 
 
 def random_play(game: Game, seconds: float, seed: int) -> StageResult:
@@ -135,7 +136,10 @@ def collection(
             "by_segment": m.segment_rates(),
         }
         title = f"self-play collection, {stepping}, {config.actor_threads} thread(s)"
-        out.append(StageResult(key, title, "transitions/s", m.rate(), figures, m.windows))
+        out.append(
+            StageResult(key=key, title=title, unit="transitions/s", rate=m.rate(),
+                        figures=figures, windows=m.windows)
+        )  # fmt: skip
     return out, drain.kept
 
 
@@ -184,7 +188,10 @@ def processes(
         "restarts": remote.restarts,
     }
     title = f"actor processes on Ray, {min(counts)}..{max(counts)}, learner off"
-    return StageResult("processes", title, "transitions/s", rates[max(counts)], figures, windows)
+    return StageResult(
+        key="processes", title=title, unit="transitions/s", rate=rates[max(counts)],
+        figures=figures, windows=windows,
+    )  # fmt: skip
 
 
 def learner_stages(
@@ -233,6 +240,7 @@ def learner_stages(
         }
         return Variant(counters, start=lambda: setattr(loop, "mode", mode))
 
+    learner.train_on(element)  # traces the ceiling's call here, on the main thread
     workers = [("learner", functools.partial(loop.run, stop)), ("feeder", feeder)]
     threads = start_workers(coord, workers)
     try:
@@ -283,8 +291,9 @@ def _learner_results(config: TrainConfig, m) -> tuple[StageResult, StageResult]:
     }
     unit = "train steps/s"
     return (
-        StageResult("learner_ceiling", "learner alone, element on the device", unit, c_rate,
-                    c_fig, ceiling.windows),
-        StageResult("fed_learner", "learner fed by queue, replay, from_generator, prefetch",
-                    unit, f_rate, f_fig, fed.windows),
+        StageResult(key="learner_ceiling", title="learner alone, element on the device",
+                    unit=unit, rate=c_rate, figures=c_fig, windows=ceiling.windows),
+        StageResult(key="fed_learner",
+                    title="learner fed by queue, replay, from_generator, prefetch",
+                    unit=unit, rate=f_rate, figures=f_fig, windows=fed.windows),
     )  # fmt: skip

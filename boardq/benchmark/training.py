@@ -50,7 +50,9 @@ def training(game: Game, config: TrainConfig, seconds: float, key: str = "traini
     title = f"full training at replay ratio {cfg.replay_ratio:g}"
     if len(rows) < 3 or rows[-1]["time"] - rows[0]["time"] < 1.0:
         note = {"note": "training had not run for a second when the stage ended"}
-        return StageResult(key, title, "transitions/s", None, note, [])
+        return StageResult(
+            key=key, title=title, unit="transitions/s", rate=None, figures=note, windows=[]
+        )
     began = rows[0]["time"] + 0.2 * (rows[-1]["time"] - rows[0]["time"])
     first = next(r for r in rows if r["time"] >= began)
     last = rows[-1]
@@ -77,4 +79,7 @@ def training(game: Game, config: TrainConfig, seconds: float, key: str = "traini
         "games_per_thread": cfg.games_per_thread,
     }
     window = Window(first["time"], last["time"])
-    return StageResult(key, title, "transitions/s", transitions / dt, figures, [window])
+    return StageResult(
+        key=key, title=title, unit="transitions/s", rate=transitions / dt, figures=figures,
+        windows=[window],
+    )  # fmt: skip
