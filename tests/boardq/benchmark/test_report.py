@@ -22,7 +22,11 @@ def stage(key, rate, unit="train steps/s", **figures):
     t = time.monotonic()
     windows = [Window(t + 2 * i, t + 2 * i + 1) for i in range(len(figures.get("by_segment", [0])))]
     return StageResult(
-        key=key, title=key.replace("_", " "), unit=unit, rate=rate, figures=dict(figures),
+        key=key,
+        title=key.replace("_", " "),
+        unit=unit,
+        rate=rate,
+        figures=dict(figures),
         windows=windows,
     )
 
