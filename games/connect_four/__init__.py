@@ -4,32 +4,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardq.config import NetworkConfig, TrainConfig
+from boardq.config import NetworkConfig
 from boardq.symmetry import MIRROR, board_symmetries
 from games.connect_four.rules import RULES
 from games.connect_four.text import ConnectFourText
 from games.connect_four.vector import ConnectFourVector
 from games.game import Game, OpenSpielGame
+from games.presets import BOARD_GAME
 
 __all__ = ["GAME", "PRESET"]
 
-PRESET = TrainConfig(
+PRESET = BOARD_GAME.replace(
     game="connect_four",
-    games_per_thread=64,
     replay_capacity=1_000_000,
-    warmup_transitions=20_000,
     replay_ratio=16.0,
-    batch_size=256,
-    learning_rate=5e-4,
-    discount=0.99,
-    tau=0.005,
-    epsilon_start=1.0,
-    epsilon_end=0.05,
-    epsilon_decay_transitions=1_500_000,
     budget_minutes=27.0,
     eval_every_sec=120.0,
     eval_ladder="random,winblock,mcts:100",
-    # An MLP: on a 2-core CPU a convolutional net trains ~10x fewer steps per second.
+    keep_agent_every_sec=120.0,
     network=NetworkConfig(hidden_units=(256, 256)),
 )
 

@@ -16,29 +16,17 @@ from collections.abc import Sequence
 import numpy as np
 
 from boardq.config import NetworkConfig, TrainConfig
+from games.presets import BOARD_GAME
 
 __all__ = ["PRESET", "REPLAY_BYTES", "generic_preset"]
 
 REPLAY_BYTES = 256 * 2**20
 """The replay memory's share of RAM in the generic preset."""
 
-PRESET = TrainConfig(
-    game="",
-    games_per_thread=64,
-    replay_capacity=500_000,
-    warmup_transitions=20_000,
-    replay_ratio=8.0,
-    batch_size=256,
-    learning_rate=5e-4,
-    discount=0.99,
-    tau=0.005,
-    epsilon_start=1.0,
-    epsilon_end=0.05,
+PRESET = BOARD_GAME.replace(
     epsilon_decay_transitions=1_000_000,
     budget_minutes=30.0,
     eval_every_sec=120.0,
-    eval_ladder="random",
-    keep_agent_every_sec=300.0,
     network=NetworkConfig(hidden_units=(256, 256)),
 )
 """The generic settings; `generic_preset` fills in the game and sizes the replay."""

@@ -12,11 +12,11 @@ import functools
 
 import numpy as np
 
-from boardq.config import NetworkConfig, TrainConfig
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from games.game import Game, OpenSpielGame
 from games.go.env import display_board, make_go_env
 from games.go.text import SIZE, TEXT
+from games.presets import BOARD_GAME
 
 __all__ = ["GAME", "KOMI", "PRESET"]
 
@@ -25,26 +25,15 @@ _POINTS = SIZE * SIZE
 _SPIEL_MAX_MOVES = 100_000
 """OpenSpiel's limit on a game's length, far beyond any game PettingZoo plays out."""
 
-PRESET = TrainConfig(
+PRESET = BOARD_GAME.replace(
     game="go",
-    games_per_thread=64,
     # 300k transitions of (9, 9, 4) planes twice over take ~220 MB; 500k took 350.
     replay_capacity=300_000,
-    warmup_transitions=20_000,
     replay_ratio=16.0,
-    batch_size=256,
-    learning_rate=5e-4,
     discount=0.995,
-    tau=0.005,
-    epsilon_start=1.0,
-    epsilon_end=0.05,
-    epsilon_decay_transitions=1_500_000,
-    budget_minutes=60.0,
     eval_every_sec=300.0,
     eval_ladder="random,mcts:50",
     eval_games=20,
-    keep_agent_every_sec=300.0,
-    network=NetworkConfig(hidden_units=(512, 256)),
 )
 
 

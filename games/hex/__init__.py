@@ -9,33 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardq.config import NetworkConfig, TrainConfig
 from boardq.symmetry import HALF_TURN, board_symmetries
 from games.game import Game, OpenSpielGame
 from games.hex.env import SIZE, SPEC, display_board, make_env
 from games.hex.text import TEXT
+from games.presets import BOARD_GAME
 
 __all__ = ["GAME", "PRESET"]
 
-PRESET = TrainConfig(
-    game="hex",
-    games_per_thread=64,
-    replay_capacity=500_000,
-    warmup_transitions=20_000,
-    replay_ratio=8.0,
-    batch_size=256,
-    learning_rate=5e-4,
-    discount=0.99,
-    tau=0.005,
-    epsilon_start=1.0,
-    epsilon_end=0.05,
-    epsilon_decay_transitions=1_500_000,
-    budget_minutes=60.0,
-    eval_every_sec=180.0,
-    eval_ladder="random,mcts:50",
-    keep_agent_every_sec=300.0,
-    network=NetworkConfig(hidden_units=(512, 256)),
-)
+PRESET = BOARD_GAME.replace(game="hex", eval_ladder="random,mcts:50")
 
 GAME = Game(
     name="hex",
