@@ -6,6 +6,11 @@ and OpenSpiel must agree on the legal moves, on when a game ends and on who won,
 `RuleMismatchError` names the moves that led there. `MCTSPlayer` searches that state
 with `pyspiel.MCTSBot` (random rollouts, UCT).
 
+One difference is known and let through: in Go, OpenSpiel ends a game that repeats an
+earlier position (positional superko) as a draw, while PettingZoo's simple-ko rules
+play on (`OpenSpielGame.repetition_draw`). The mirror then leaves that game (`left`):
+it checks nothing more in it, and an MCTS player plays random legal moves to its end.
+
 OpenSpiel (`open-spiel`) is a dependency; where it cannot be imported,
 `OpenSpielMissingError` says so in one line. No TensorFlow here.
 """
@@ -83,11 +88,14 @@ class OpenSpielMirror:
         self._from_spiel = {int(s): a for a, s in enumerate(self._to_spiel)}
         self.moves: list[int] = []
         self.state = self.spiel_game.new_initial_state()
+        self.left = False
+        self.games_left = 0
 
     def new_game(self) -> None:
         """Starts from the initial position."""
         self.moves = []
         self.state = self.spiel_game.new_initial_state()
+        self.left = False
 
     def to_pettingzoo(self, spiel_action: int) -> int:
         """The PettingZoo action of an OpenSpiel action."""
@@ -108,6 +116,8 @@ class OpenSpielMirror:
 
     def check_legal(self, action_mask: Sequence[int] | np.ndarray) -> None:
         """Raises RuleMismatchError unless PettingZoo's mask equals OpenSpiel's legal moves."""
+        if self.left:
+            return
         theirs = np.asarray(action_mask, bool)
         ours = self.legal_mask()
         if not np.array_equal(theirs, ours):
@@ -122,6 +132,8 @@ class OpenSpielMirror:
         See `boardq.evaluation.MoveObserver`.
         """
         self.moves.append(int(action))
+        if self.left:
+            return
         if self.state.is_terminal():
             self._mismatch("PettingZoo played on after OpenSpiel's end of the game")
         spiel_action = int(self._to_spiel[action])
@@ -132,7 +144,10 @@ class OpenSpielMirror:
                 self._mismatch(f"the move is illegal in OpenSpiel, PettingZoo: {_describe(result)}")
             return
         self.state.apply_action(spiel_action)
-        if self.result() != result:
+        if self.result() == 0 and result is None and self.game.openspiel.repetition_draw:
+            self.left = True  # a repeated position: OpenSpiel's draw, PettingZoo plays on
+            self.games_left += 1
+        elif self.result() != result:
             self._mismatch(
                 f"PettingZoo: {_describe(result)}; OpenSpiel: {_describe(self.result())}"
             )
@@ -168,6 +183,7 @@ class MCTSPlayer:
             raise ValueError(f"simulations must be positive, got {simulations}")
         self.mirror = OpenSpielMirror(game)
         self.simulations = simulations
+        self._rng = np.random.default_rng(seed)
         pyspiel = load_pyspiel()
         # The bot keeps a reference to the evaluator, and so must this player.
         self._evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
@@ -197,6 +213,8 @@ class MCTSPlayer:
         Raises:
             RuleMismatchError: the observation's legal moves are not OpenSpiel's.
         """
+        if self.mirror.left:  # OpenSpiel's game is over (see the module's note)
+            return int(self._rng.choice(np.flatnonzero(observation["action_mask"])))
         self.mirror.check_legal(observation["action_mask"])
         return self.mirror.to_pettingzoo(self._bot.step(self.mirror.state))
 

@@ -66,10 +66,14 @@ class OpenSpielGame:
     Attributes:
       name: the OpenSpiel game name (`pyspiel.load_game(name)`).
       actions: `actions[a]` is the OpenSpiel action of PettingZoo action `a`.
+      repetition_draw: OpenSpiel ends a game that repeats an earlier whole-board
+        position (positional superko) as a draw, where the PettingZoo game, with simple
+        ko only, plays on (Go). The mirror then stops following that game.
     """
 
     name: str
     actions: tuple[int, ...]
+    repetition_draw: bool = False
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ __all__ = [
     "MoveText",
     "Piece",
     "Role",
+    "board_from_rows",
     "plain",
     "shown",
 ]
@@ -100,6 +101,16 @@ class BoardText(Protocol):
 def plain(lines: list[Line]) -> str:
     """A drawing as plain text, one line per row."""
     return "\n".join("".join(piece.text for piece in line) for line in lines)
+
+
+def board_from_rows(rows: list[str]) -> np.ndarray:
+    """A board written as text rows, top row first: `X` = +1, `O` = -1, `.` = empty.
+
+    For positions in tests and examples, e.g. `board_from_rows(["X..", ".O.", "..."])`.
+    Which player +1 stands for is the caller's (the first player's pieces in this
+    module's boards; the mover's in the rules' boards).
+    """
+    return np.array([["O.X".index(cell) - 1 for cell in row] for row in rows], dtype=np.int8)
 
 
 def shown(text: str) -> str:

@@ -59,6 +59,7 @@ GAME = Game(
     openspiel=OpenSpielGame(
         f"go(board_size={SIZE},komi={KOMI},max_game_length={_SPIEL_MAX_MOVES})",
         tuple(_spiel_action(a) for a in range(_POINTS + 1)),
+        repetition_draw=True,
     ),
     env_maker=functools.partial(make_go_env, SIZE, KOMI),
     board_of=display_board,

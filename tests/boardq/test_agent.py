@@ -12,6 +12,7 @@ from boardq.config import NetworkConfig
 from boardq.errors import AgentFileError
 from boardq.networks import build_q_network
 from games import get_game
+from games.text import board_from_rows
 
 
 def preference_agent(path, game_name="tictactoe", order=None):
@@ -127,7 +128,7 @@ def test_search_depth_one_is_greedy_and_depth_three_finds_the_fork(tmp_path):
     game = get_game("tictactoe")
     agent = Agent.load(preference_agent(tmp_path / "a.npz", order=[6, 0, 1, 2, 3, 4, 5, 7, 8]))
     rows = ["XO.", ".X.", "..O"]
-    board = np.array([["O.X".index(c) - 1 for c in row] for row in rows], np.int8)
+    board = board_from_rows(rows)
     obs = {
         "observation": game.rules.planes_from_board(board),
         "action_mask": game.rules.legal_mask(board).astype(np.int8),

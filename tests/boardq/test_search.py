@@ -13,14 +13,10 @@ from boardq.opponents import PerfectPlayer
 from boardq.policies import masked_argmax
 from boardq.search import DEFAULT_DISCOUNT, Search, SearchPlayer
 from games.connect_four.rules import RULES as C4
+from games.text import board_from_rows as parse
 from games.tictactoe.rules import RULES as TTT
 
 G = DEFAULT_DISCOUNT
-
-
-def parse(rows: list[str]) -> np.ndarray:
-    """A board from display rows: X = +1 (the mover), O = -1, . = empty."""
-    return np.array([["O.X".index(cell) - 1 for cell in row] for row in rows], dtype=np.int8)
 
 
 class Preference:

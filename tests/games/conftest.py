@@ -66,3 +66,21 @@ def session_text(result: subprocess.CompletedProcess) -> str:
 def played():
     """`played(result)`: the text of a clean scripted session (exit 0, nothing on stderr)."""
     return session_text
+
+
+@pytest.fixture
+def board_after():
+    """`board_after(name, actions)`: the game's env after `actions`, as `Game.board` sees it."""
+    from games import get_game
+
+    def play(name: str, actions: list[int]) -> np.ndarray:
+        game = get_game(name)
+        env = game.make_env()
+        env.reset(seed=0)
+        for action in actions:
+            env.step(action)
+        board = game.board(env)
+        env.close()
+        return board
+
+    return play

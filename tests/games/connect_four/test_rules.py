@@ -1,25 +1,11 @@
 """Connect Four rules: hand-worked positions and PettingZoo's env."""
 
 import numpy as np
-import pettingzoo
 import pytest
 
+from games import get_game
 from games.connect_four.rules import RULES as connect_four
-from games.tictactoe.rules import RULES as tictactoe
-
-ENV_IDS = {tictactoe: "classic/tictactoe-v3", connect_four: "classic/connect_four-v3"}
-
-
-def parse(rows: list[str]) -> np.ndarray:
-    """Builds a board from display rows: X = +1 (the mover), O = -1, . = empty."""
-    return np.array([["O.X".index(cell) - 1 for cell in row] for row in rows], dtype=np.int8)
-
-
-def make_env(board_module):
-    env = pettingzoo.make("aec", ENV_IDS[board_module])
-    env.reset(seed=0)
-    return env
-
+from games.text import board_from_rows as parse
 
 C4_DRAWN = parse(
     [
@@ -101,7 +87,8 @@ def test_connect_four_planes_keep_the_display_orientation():
 
 
 def test_connect_four_env_mapping_both_seats():
-    env = make_env(connect_four)
+    env = get_game("connect_four").make_env()
+    env.reset(seed=0)
     assert env.agent_selection == "player_0"
     env.step(0)  # player_0 drops into the left column.
     assert env.agent_selection == "player_1"

@@ -1,13 +1,10 @@
 """Connect Four for people: column labels against the env, messages, drawings."""
 
 import numpy as np
-import pettingzoo
 import pytest
 
-from games.connect_four.rules import RULES as connect_four
 from games.connect_four.text import ConnectFourText
 from games.text import MoveError, plain
-from games.tictactoe.rules import RULES as tictactoe
 
 C4 = ConnectFourText()
 
@@ -15,22 +12,10 @@ C4 = ConnectFourText()
 ALL_LEGAL_C4 = np.ones(7, bool)
 
 
-def first_player_board(game_id: str, actions: list[int]) -> np.ndarray:
-    """The board after `actions` in the real env: +1 first player, -1 second."""
-    env = pettingzoo.make("aec", game_id)
-    env.reset(seed=0)
-    for action in actions:
-        env.step(action)
-    planes = env.observe(env.possible_agents[0])["observation"]
-    env.close()
-    module = tictactoe if "tictactoe" in game_id else connect_four
-    return module.board_from_planes(planes)
-
-
 @pytest.mark.parametrize("column", range(1, 8))
-def test_connect_four_columns_are_numbered_from_the_left_in_the_env(column):
+def test_connect_four_columns_are_numbered_from_the_left_in_the_env(column, board_after):
     action = C4.parse(str(column), ALL_LEGAL_C4)
-    board = first_player_board("classic/connect_four-v3", [action])
+    board = board_after("connect_four", [action])
     assert board[5, column - 1] == 1
     assert np.count_nonzero(board) == 1
     assert C4.label(action) == str(column)

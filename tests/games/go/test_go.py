@@ -103,3 +103,152 @@ def test_the_mirror_agrees_with_pettingzoo_over_random_games():
     assert metrics["games"] == 12
     bot = MCTSPlayer(GAME, 10, seed=0)
     assert evaluate(bot, RandomPlayer(3), GAME.make_env, 1)["games"] == 2
+
+
+# A game (random moves) whose last move repeats an earlier whole-board position: OpenSpiel
+# ends it as a draw (positional superko), PettingZoo's simple ko plays on.
+REPEATS_A_POSITION = [
+    0,
+    6,
+    61,
+    53,
+    14,
+    29,
+    44,
+    19,
+    57,
+    36,
+    43,
+    73,
+    16,
+    79,
+    51,
+    11,
+    4,
+    47,
+    78,
+    63,
+    9,
+    23,
+    50,
+    25,
+    48,
+    21,
+    27,
+    18,
+    68,
+    74,
+    32,
+    20,
+    60,
+    22,
+    37,
+    8,
+    33,
+    10,
+    64,
+    67,
+    59,
+    28,
+    69,
+    70,
+    17,
+    49,
+    46,
+    72,
+    58,
+    41,
+    38,
+    65,
+    55,
+    71,
+    1,
+    3,
+    56,
+    40,
+    47,
+    34,
+    13,
+    26,
+    62,
+    31,
+    35,
+    30,
+    39,
+    42,
+    77,
+    75,
+    24,
+    66,
+    54,
+    26,
+    45,
+    27,
+    76,
+    81,
+    15,
+    67,
+    63,
+    25,
+    12,
+    2,
+    1,
+    72,
+    9,
+    18,
+    20,
+    36,
+    23,
+    2,
+    3,
+    73,
+    19,
+    75,
+    27,
+    10,
+    5,
+    66,
+    31,
+    30,
+    22,
+    0,
+    21,
+    74,
+    1,
+    81,
+    0,
+    18,
+    1,
+    40,
+    9,
+    49,
+    0,
+    42,
+    29,
+    18,
+    1,
+    81,
+    0,
+    81,
+    9,
+]
+
+
+def test_a_repeated_position_ends_only_openspiels_game_and_the_mirror_leaves_it():
+    env = GAME.make_env()
+    env.reset(seed=0)
+    bot = MCTSPlayer(GAME, 10, seed=0)
+    checks = rule_checks(GAME)
+    for observer in [bot, *checks]:
+        observer.new_game()
+    for action in REPEATS_A_POSITION:
+        env.step(action)
+        result = None if not env.terminations[env.agent_selection] else 0
+        for observer in [bot, *checks]:
+            observer.moved(action, result)
+    assert checks[0].left and checks[0].games_left == 1 and checks[0].state.is_terminal()
+    assert not any(env.terminations.values())  # PettingZoo plays on
+    observation, *_ = env.last()
+    assert observation["action_mask"][bot.act(observation)]  # a legal move, at random
+    checks[0].new_game()
+    assert not checks[0].left and not checks[0].state.is_terminal()

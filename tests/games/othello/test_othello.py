@@ -22,13 +22,9 @@ from games.env_check import (
 )
 from games.othello.rules import PASS, RULES
 from games.text import MoveError, plain
+from games.text import board_from_rows as parse
 
 GAME = get_game("othello")
-
-
-def parse(rows: list[str]) -> np.ndarray:
-    """A board from display rows: X the mover's discs (+1), O the opponent's, . empty."""
-    return np.array([["O.X".index(c) - 1 for c in row] for row in rows], np.int8)
 
 
 def square(name: str) -> int:

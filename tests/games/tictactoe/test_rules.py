@@ -1,24 +1,11 @@
 """Tic-tac-toe rules: hand-worked positions and PettingZoo's env."""
 
 import numpy as np
-import pettingzoo
 import pytest
 
-from games.connect_four.rules import RULES as connect_four
+from games import get_game
+from games.text import board_from_rows as parse
 from games.tictactoe.rules import RULES as tictactoe
-
-ENV_IDS = {tictactoe: "classic/tictactoe-v3", connect_four: "classic/connect_four-v3"}
-
-
-def parse(rows: list[str]) -> np.ndarray:
-    """Builds a board from display rows: X = +1 (the mover), O = -1, . = empty."""
-    return np.array([["O.X".index(cell) - 1 for cell in row] for row in rows], dtype=np.int8)
-
-
-def make_env(board_module):
-    env = pettingzoo.make("aec", ENV_IDS[board_module])
-    env.reset(seed=0)
-    return env
 
 
 def observed_board(env, module):
@@ -99,7 +86,8 @@ def test_tictactoe_planes_are_the_transpose_of_the_display():
 
 
 def test_tictactoe_env_mapping_both_seats():
-    env = make_env(tictactoe)
+    env = get_game("tictactoe").make_env()
+    env.reset(seed=0)
     assert env.agent_selection == "player_1"
     env.step(1)  # player_1 (X) takes the middle-left cell.
     assert env.agent_selection == "player_2"
@@ -113,7 +101,8 @@ def test_tictactoe_env_mapping_both_seats():
 
 
 def test_tictactoe_env_end_of_game_rewards_and_views():
-    env = make_env(tictactoe)
+    env = get_game("tictactoe").make_env()
+    env.reset(seed=0)
     for action in [0, 1, 3, 4, 6]:  # X fills the top row (cells 0, 3, 6).
         env.step(action)
     seen = {}

@@ -1,12 +1,9 @@
 """Tic-tac-toe for people: cell labels against the env, messages, drawings."""
 
 import numpy as np
-import pettingzoo
 import pytest
 
-from games.connect_four.rules import RULES as connect_four
 from games.text import MoveError, plain
-from games.tictactoe.rules import RULES as tictactoe
 from games.tictactoe.text import TicTacToeText
 
 TTT = TicTacToeText()
@@ -15,22 +12,10 @@ TTT = TicTacToeText()
 ALL_LEGAL_TTT = np.ones(9, bool)
 
 
-def first_player_board(game_id: str, actions: list[int]) -> np.ndarray:
-    """The board after `actions` in the real env: +1 first player, -1 second."""
-    env = pettingzoo.make("aec", game_id)
-    env.reset(seed=0)
-    for action in actions:
-        env.step(action)
-    planes = env.observe(env.possible_agents[0])["observation"]
-    env.close()
-    module = tictactoe if "tictactoe" in game_id else connect_four
-    return module.board_from_planes(planes)
-
-
 @pytest.mark.parametrize("number", range(1, 10))
-def test_tictactoe_cell_numbers_read_row_by_row_in_the_env(number):
+def test_tictactoe_cell_numbers_read_row_by_row_in_the_env(number, board_after):
     action = TTT.parse(str(number), ALL_LEGAL_TTT)
-    board = first_player_board("classic/tictactoe-v3", [action])
+    board = board_after("tictactoe", [action])
     row, col = divmod(number - 1, 3)
     expected = np.zeros((3, 3), np.int8)
     expected[row, col] = 1
