@@ -2,7 +2,7 @@
 
 An MLP (on a 2-core CPU a convolutional net trains ~10x fewer steps per second), one-step
 Double DQN, a discount that keeps a win 100 moves ahead worth a third of a win now,
-exploration decaying over 1.5 M moves, a 60-minute budget, an agent kept every five
+exploration decaying over 1.5 M moves, a 20-minute budget, an agent kept every five
 minutes and the evaluation ladder every three.
 """
 
@@ -25,7 +25,7 @@ BOARD_GAME = TrainConfig(
     epsilon_start=1.0,
     epsilon_end=0.05,
     epsilon_decay_transitions=1_500_000,
-    budget_minutes=60.0,
+    budget_minutes=20.0,
     eval_every_sec=180.0,
     eval_ladder="random",
     keep_agent_every_sec=300.0,

@@ -24,7 +24,7 @@ def test_openspiel_tic_tac_toe_beats_random_after_a_minute(tmp_path, boardq_run)
     trained = boardq_run(["train", "openspiel:tic_tac_toe", "--out-dir", "runs", *QUICK],
                          cwd=tmp_path)  # fmt: skip
     assert trained.returncode == 0, trained.stderr.decode()
-    (agent,) = (tmp_path / "runs" / "openspiel:tic_tac_toe").glob("*/agent.npz")
+    (agent,) = (tmp_path / "runs" / "openspiel_tic_tac_toe").glob("*/agent.npz")
     result = boardq_run(["evaluate", "openspiel:tic_tac_toe", "--agent", str(agent),
                          "--opponent", "random", "--games", "50", "--json"])  # fmt: skip
     assert result.returncode == 0, result.stderr.decode()
