@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -31,8 +32,17 @@ BEST_AGENT_FILE = "best-agent.npz"
 _CANDIDATE = ".ladder-agent.npz"
 
 
+_PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal for the child when its parent ends
+
+
 def _lowest_priority() -> None:  # runs in the child before exec
+    """Nice 19; on Linux also dies with the run, even if the run is killed (kill -9)."""
     os.nice(19)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class Ladder:
@@ -76,6 +86,9 @@ class Ladder:
             stderr=subprocess.PIPE,
             text=True,
             preexec_fn=_lowest_priority,
+            # Out of the terminal's process group: Ctrl-C stops the run, which then ends
+            # the evaluation itself, rather than failing it as the run winds down.
+            start_new_session=True,
         )
         self._version = version
         return True

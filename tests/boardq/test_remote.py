@@ -43,7 +43,8 @@ def test_training_with_two_actor_processes_holds_the_replay_ratio(tiny_config):
 
 def descendants(root: int) -> dict[int, str]:
     """pid -> command line of every process below `root`."""
-    rows = subprocess.run(["ps", "-eo", "pid=,ppid=,args="], capture_output=True, text=True)
+    # -ww: whole command lines (ps cuts them to $COLUMNS otherwise)
+    rows = subprocess.run(["ps", "-ww", "-eo", "pid=,ppid=,args="], capture_output=True, text=True)
     children: dict[int, list[tuple[int, str]]] = {}
     for line in rows.stdout.splitlines():
         pid, ppid, *args = line.split(None, 2)

@@ -27,11 +27,11 @@ def boardq(*args, **kwargs) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
-def start(*args) -> subprocess.Popen:
+def start(*args, **kwargs) -> subprocess.Popen:
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
     return subprocess.Popen(
         [sys.executable, "-m", "boardq", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, **kwargs,
     )  # fmt: skip
 
 
@@ -42,6 +42,11 @@ def wait_for(predicate, timeout=120.0):
             return True
         time.sleep(0.2)
     return False
+
+
+def command_lines() -> str:
+    """Every process's whole command line (-ww: ps cuts them to $COLUMNS otherwise)."""
+    return subprocess.run(["ps", "-ww", "-eo", "args="], capture_output=True, text=True).stdout
 
 
 def one_line_error(result: subprocess.CompletedProcess, code: int, *words: str) -> None:
@@ -131,6 +136,51 @@ def test_ctrl_c_saves_a_loadable_checkpoint_and_exits_130(tmp_path):
     agent = Agent.load(run)
     assert agent.info["train_step"] > 0
     assert (run / "checkpoints" / "checkpoint").exists()
+
+
+def start_during_an_evaluation(tmp_path, **kwargs) -> tuple[subprocess.Popen, str]:
+    """A training run, once its evaluation ladder runs; and the candidate agent's path,
+    which is on the evaluation's command line."""
+    proc = start(
+        "train", "tictactoe", *FAST, "--budget-minutes", "10", "--out-dir", str(tmp_path),
+        "--eval-games", "400", "--eval-ladder", "random,perfect", "--eval-every-sec", "1",
+        **kwargs,
+    )  # fmt: skip
+    try:
+        candidate = lambda: list(tmp_path.glob("tictactoe/*/.ladder-agent.npz"))  # noqa: E731
+        assert wait_for(candidate)
+        path = str(candidate()[0])
+        assert wait_for(lambda: path in command_lines())  # 400 games a seat take a while
+    except BaseException:
+        proc.kill()
+        raise
+    return proc, path
+
+
+def test_ctrl_c_at_a_terminal_during_a_ladder_evaluation_exits_130_and_ends_it(tmp_path):
+    """Ctrl-C at a terminal signals the whole foreground process group."""
+    # Its own process group stands in for the terminal's.
+    proc, path = start_during_an_evaluation(tmp_path, start_new_session=True)
+    try:
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "ladder failed" not in err, err
+    assert "resume with: boardq train tictactoe --resume" in out
+    assert path not in command_lines()  # no evaluation outlives the run
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal: Linux")
+def test_a_killed_run_takes_its_ladder_evaluation_with_it(tmp_path):
+    proc, path = start_during_an_evaluation(tmp_path)
+    try:
+        proc.kill()  # kill -9: the run cannot clean up
+        proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert wait_for(lambda: path not in command_lines(), timeout=10)
 
 
 def test_kill_and_resume_continues_from_the_checkpoint_step(tmp_path):
