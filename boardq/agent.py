@@ -240,17 +240,22 @@ class Agent:
     def searcher(self, depth: int):
         """A `boardq.search.SearchPlayer` of this agent at `depth` (kept for reuse).
 
+        The search discounts by the discount the agent trained with (`info["discount"]`,
+        written by training), so its backups match the network's values; files without
+        it search with `boardq.search.DEFAULT_DISCOUNT`.
+
         Raises:
           ValueError: a bad depth, or a game whose rules boardq does not know.
         """
-        from boardq.search import SearchPlayer
+        from boardq.search import DEFAULT_DISCOUNT, SearchPlayer
         from games import find_game
 
         if depth not in self._searchers:
             game = find_game(self.game)
             if game is None or game.rules is None:
                 raise NoRulesError(f"cannot search: boardq has no rules for {self.game!r}")
-            self._searchers[depth] = SearchPlayer(game.rules, self.q_batch, depth)
+            discount = float(self.info.get("discount", DEFAULT_DISCOUNT))
+            self._searchers[depth] = SearchPlayer(game.rules, self.q_batch, depth, discount)
         return self._searchers[depth]
 
     def weights(self) -> list[np.ndarray]:

@@ -105,6 +105,7 @@ class RunState:
             "transitions": transitions,
             "elapsed_sec": elapsed_sec,
             "saved": time.time(),
+            "discount": self._config.discount,
         }
         return export_agent(
             path,

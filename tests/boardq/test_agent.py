@@ -143,6 +143,25 @@ def test_search_depth_one_is_greedy_and_depth_three_finds_the_fork(tmp_path):
         agent.act(obs, search_depth=-1)
 
 
+def test_search_discounts_by_the_discount_the_agent_trained_with(tmp_path):
+    # X wins in two of its moves (a fork); the search values that win g^2 ahead.
+    game = get_game("tictactoe")
+    plain = preference_agent(tmp_path / "plain.npz", order=[6, 0, 1, 2, 3, 4, 5, 7, 8])
+    weights = Agent.load(plain).weights()
+    net = NetworkConfig(hidden_units=(4,))
+    trained = export_agent(
+        tmp_path / "trained.npz", game.name, net, game.obs_shape, game.num_actions, weights,
+        info={"discount": 0.95},
+    )  # fmt: skip
+    board = board_from_rows(["XO.", ".X.", "..O"])
+    obs = {
+        "observation": game.rules.planes_from_board(board),
+        "action_mask": game.rules.legal_mask(board).astype(np.int8),
+    }
+    assert np.nanmax(Agent.load(trained).q_values(obs, search_depth=3)) == pytest.approx(0.95**2)
+    assert np.nanmax(Agent.load(plain).q_values(obs, search_depth=3)) == pytest.approx(0.99**2)
+
+
 def test_read_header_reads_the_game_and_info_without_the_network(tmp_path):
     from boardq.agent import read_header
 

@@ -41,6 +41,7 @@ def test_training_runs_every_actor_and_writes_the_run(tiny_config):
     assert m["peak_rss_mb"] > 0
     agent = Agent.load(run)
     assert agent.game == "tictactoe"
+    assert agent.info["discount"] == tiny_config.discount == 0.95  # what its search uses
     # The final agent is also kept, named by its train step, for the league.
     kept = sorted(p.name for p in (run / "agents").iterdir())
     assert kept[-1] == f"agent-{tiny_config.budget_steps:09d}.npz"
