@@ -34,7 +34,11 @@ def add_command(sub) -> None:
         epilog=f"opponents: {FORMS}. perfect is for tic-tac-toe only; mcts needs OpenSpiel. "
         "exit codes: 0 done, 1 bad agent file or opponent, 2 bad command line",
     )
-    p.add_argument("game", help="game of the agent (tictactoe, connect_four)")
+    p.add_argument(
+        "game",
+        help="game of the agent: tictactoe, connect_four, othello, gomoku, hex, go, or "
+        "the openspiel:/pettingzoo: name it was trained as",
+    )
     p.add_argument("--agent", required=True, metavar="PATH", help="agent file or run directory")
     p.add_argument(
         "--opponent",

@@ -41,7 +41,11 @@ def add_command(sub) -> None:
         "its :PATH here). exit codes: 0 done, 1 bad agent file, run directory or player, "
         "2 bad command line",
     )
-    p.add_argument("game", help="game to play (tictactoe, connect_four)")
+    p.add_argument(
+        "game",
+        help="game to play: tictactoe, connect_four, othello, gomoku, hex, go, or the "
+        "openspiel:/pettingzoo: name the agents were trained as",
+    )
     p.add_argument(
         "players",
         nargs="*",
