@@ -176,8 +176,13 @@ def ratio(numerator: float | None, denominator: float | None) -> float | None:
 
 
 def target(value: float | None, at_least: float) -> dict[str, Any]:
-    """A required figure: its value, the bound, and whether it is met."""
-    return {"value": value, "at_least": at_least, "met": value is not None and value >= at_least}
+    """A required figure: its value, the bound, and whether it is met.
+
+    `met` is None when the figure was not measured: its stages were skipped, or the game
+    has no vectorized rules.
+    """
+    met = None if value is None else value >= at_least
+    return {"value": value, "at_least": at_least, "met": met}
 
 
 def _picked(times, values, windows) -> list[float]:

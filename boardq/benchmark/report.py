@@ -136,11 +136,14 @@ def render(report: dict[str, Any], console: Console | None = None) -> None:
     for name, label in _RATIO_LABELS.items():
         t = report["targets"].get(name)
         fmt = _pct if name == "fed_vs_ceiling" else _times
-        met = "" if t is None else ("[green]yes[/]" if t["met"] else "[red]no[/]")
+        met = "" if t is None else _MET[t["met"]]
         ratios.add_row(
             label, fmt(r.get(name)), "" if t is None else ">= " + fmt(t["at_least"]), met
         )
     console.print(ratios)
+
+
+_MET = {True: "[green]yes[/]", False: "[red]no[/]", None: "not measured"}
 
 
 def write_json(report: dict[str, Any], path: Path) -> None:

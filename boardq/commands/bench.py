@@ -33,7 +33,11 @@ def add_command(sub) -> None:
         "the naive implementation as the baseline. Prints a table and writes a JSON "
         "report and a PNG plot.",
     )
-    p.add_argument("game", help="game to measure (tictactoe, connect_four)")
+    p.add_argument(
+        "game",
+        help="game to measure: any game train takes (the vectorized stage needs the "
+        "vectorized rules of tictactoe or connect_four)",
+    )
     p.add_argument("--quick", action="store_true", help="short stages (about a minute and a half)")
     p.add_argument(
         "--out",
@@ -65,7 +69,9 @@ def add_command(sub) -> None:
         help="multiply every stage's duration by F",
     )
     p.add_argument(
-        "--check", action="store_true", help="exit with status 1 if a required figure is missed"
+        "--check",
+        action="store_true",
+        help="exit with status 1 if a required figure is measured and missed",
     )
     p.add_argument("--seed", type=number(int), default=0, help="random seed")
     # TensorFlow is imported only once the game and settings are known to be good.
@@ -96,13 +102,13 @@ def run(args: argparse.Namespace) -> int:
     )
     import_tensorflow_quietly()
     console = Console()
-    json_path, png_path = default_paths(args.out, game.name)
+    json_path, png_path = default_paths(args.out, game.dir_name)
     report = run_benchmark(game, settings, lambda t: console.print(t, style="dim", markup=False))
     render(report, console)
     write_json(report, json_path)
     console.print(f"report: {json_path}")
     why_not = write_plot(report, png_path)
     console.print(why_not or f"plot:   {png_path}")
-    if args.check and not all(t["met"] for t in report["targets"].values()):
+    if args.check and any(t["met"] is False for t in report["targets"].values()):
         return 1
     return 0

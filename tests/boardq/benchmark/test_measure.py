@@ -94,7 +94,8 @@ def test_ratio_target_and_window_statistics():
     assert ratio(3.0, 2.0) == 1.5
     assert ratio(None, 2.0) is None and ratio(1.0, 0.0) is None and ratio(1.0, None) is None
     assert target(0.95, 0.9) == {"value": 0.95, "at_least": 0.9, "met": True}
-    assert target(None, 0.9)["met"] is False
+    assert target(0.85, 0.9)["met"] is False
+    assert target(None, 0.9)["met"] is None  # not measured: neither met nor missed
     times, values = [0.0, 1.0, 2.0, 3.0], [10.0, None, 30.0, 40.0]
     windows = [Window(0.5, 2.5)]
     assert mean_in_windows(times, values, windows) == 30.0

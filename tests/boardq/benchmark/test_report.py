@@ -56,13 +56,14 @@ def made_up_results():
     ]
 
 
-def made_up_report():
+def made_up_report(skip: tuple[str, ...] = ()):
     config = get_game("tictactoe").preset.replace(replay_ratio=16.0, batch_size=256)
     monitor = UtilizationMonitor(nvml_loader=lambda: (_ for _ in ()).throw(ImportError("no")))
     monitor.status = monitor._open_nvml()
     monitor.sample()
     settings = BenchSettings(config=config, durations=Durations.quick())
-    return build_report("tictactoe", settings, made_up_results(), monitor, {}, 0.0, time.time())
+    results = [r for r in made_up_results() if r.key not in skip]
+    return build_report("tictactoe", settings, results, monitor, {}, 0.0, time.time())
 
 
 def test_comparisons_targets_and_the_feed_figure():
@@ -89,6 +90,18 @@ def test_render_shows_every_stage_sweeps_and_the_no_gpu_reason():
                   "collection[games per thread=256]", "no GPU", "feed: collection capacity",
                   "learner demand 8,000 transitions/s"):  # fmt: skip
         assert words in text, words
+
+
+def test_a_figure_of_skipped_stages_is_not_measured_rather_than_missed():
+    report = made_up_report(skip=("vector_play", "processes"))
+    targets = report["targets"]
+    assert targets["vector_play_vs_random_play"]["met"] is None
+    assert targets["processes_scaling"]["met"] is None
+    assert targets["fed_vs_ceiling"]["met"] is True
+    buffer = io.StringIO()
+    render(report, Console(file=buffer, width=160))
+    rows = [line for line in buffer.getvalue().splitlines() if "vectorized random play" in line]
+    assert len(rows) == 1 and "not measured" in rows[0] and " no " not in rows[0], rows
 
 
 def test_json_and_plot_files(tmp_path):

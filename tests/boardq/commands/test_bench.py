@@ -77,6 +77,19 @@ def test_without_matplotlib_the_table_and_json_are_still_written(tmp_path):
     assert not out.with_suffix(".png").exists()
 
 
+def test_a_game_without_vectorized_rules_is_measured_through_its_environment(tmp_path):
+    args = ["bench", "openspiel:tic_tac_toe", "--quick", "--time-scale", "0.2",
+            "--no-processes", "--no-training", "--no-naive", "--out", str(tmp_path)]  # fmt: skip
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    (report,) = tmp_path.glob("openspiel_tic_tac_toe-*.json")  # a plain file name
+    stages = json.loads(report.read_text())["stages"]
+    assert stages["random_play"]["rate"] > 0 and stages["collection"]["rate"] > 0
+    assert "vector_play" not in stages  # no vectorized rules to time
+    (row,) = [line for line in result.stdout.splitlines() if "vectorized random" in line]
+    assert "not measured" in row, result.stdout
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
