@@ -76,6 +76,7 @@ class Ladder:
         cfg, game = self._config, self._game
         path = self._run_dir / _CANDIDATE
         arrays = [np.asarray(w) for w in weights]
+        info = {**info, "discount": cfg.discount}  # what the agent's search discounts by
         export_agent(path, game.name, cfg.network, game.obs_shape, game.num_actions, arrays, info)
         command = [sys.executable, "-m", "boardq", "evaluate", game.name, "--agent", str(path)]
         command += [a for spec in self.specs for a in ("--opponent", spec)]

@@ -144,13 +144,12 @@ class OpenSpielMirror:
                 self._mismatch(f"the move is illegal in OpenSpiel, PettingZoo: {_describe(result)}")
             return
         self.state.apply_action(spiel_action)
-        if self.result() == 0 and result is None and self.game.openspiel.repetition_draw:
+        theirs = self.result()
+        if theirs == 0 and result is None and self.game.openspiel.repetition_draw:
             self.left = True  # a repeated position: OpenSpiel's draw, PettingZoo plays on
             self.games_left += 1
-        elif self.result() != result:
-            self._mismatch(
-                f"PettingZoo: {_describe(result)}; OpenSpiel: {_describe(self.result())}"
-            )
+        elif theirs != result:
+            self._mismatch(f"PettingZoo: {_describe(result)}; OpenSpiel: {_describe(theirs)}")
 
     def _mismatch(self, what: str) -> None:
         raise RuleMismatchError(

@@ -166,11 +166,7 @@ class Trainer:
                     self._eval_metrics = result
                 if not ladder.busy and time.monotonic() - started >= cfg.eval_every_sec:
                     snap = self.learner.snapshots.get()
-                    info = {
-                        "train_step": snap.version,
-                        "elapsed_sec": self.elapsed(),
-                        "discount": cfg.discount,
-                    }
+                    info = {"train_step": snap.version, "elapsed_sec": self.elapsed()}
                     ladder.start(snap.version, snap.weights, info)
                     started = time.monotonic()
         finally:

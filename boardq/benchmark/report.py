@@ -26,6 +26,7 @@ _RATIO_LABELS = {
     "processes_scaling": "most actor processes / fewest",
     "feed": "feed: collection capacity / learner demand",
 }
+_MET = {True: "[green]yes[/]", False: "[red]no[/]", None: "not measured"}
 
 
 def default_paths(out: str | Path | None, game: str) -> tuple[Path, Path]:
@@ -141,9 +142,6 @@ def render(report: dict[str, Any], console: Console | None = None) -> None:
             label, fmt(r.get(name)), "" if t is None else ">= " + fmt(t["at_least"]), met
         )
     console.print(ratios)
-
-
-_MET = {True: "[green]yes[/]", False: "[red]no[/]", None: "not measured"}
 
 
 def write_json(report: dict[str, Any], path: Path) -> None:

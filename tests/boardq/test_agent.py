@@ -15,7 +15,7 @@ from games import get_game
 from games.text import board_from_rows
 
 
-def preference_agent(path, game_name="tictactoe", order=None):
+def preference_agent(path, game_name="tictactoe", order=None, info=None):
     """An agent whose values are a fixed preference over moves (zero kernels, bias)."""
     game = get_game(game_name)
     net = NetworkConfig(hidden_units=(4,))
@@ -25,7 +25,7 @@ def preference_agent(path, game_name="tictactoe", order=None):
     bias = np.zeros(game.num_actions, np.float32)
     bias[order] = np.linspace(1.0, 0.1, len(order))  # first in `order` is best
     weights[-1] = bias
-    return export_agent(path, game.name, net, game.obs_shape, game.num_actions, weights)
+    return export_agent(path, game.name, net, game.obs_shape, game.num_actions, weights, info)
 
 
 def test_act_is_greedy_over_legal_moves(tmp_path):
@@ -123,16 +123,24 @@ def test_q_batch_matches_q_values_row_by_row(tmp_path):
         agent.q_batch(np.zeros((1, 6, 7, 2), np.int8))
 
 
-def test_search_depth_one_is_greedy_and_depth_three_finds_the_fork(tmp_path):
-    # The network prefers the top-right cell (action 6) everywhere; X to move can fork.
-    game = get_game("tictactoe")
-    agent = Agent.load(preference_agent(tmp_path / "a.npz", order=[6, 0, 1, 2, 3, 4, 5, 7, 8]))
-    rows = ["XO.", ".X.", "..O"]
-    board = board_from_rows(rows)
-    obs = {
-        "observation": game.rules.planes_from_board(board),
-        "action_mask": game.rules.legal_mask(board).astype(np.int8),
+# The network prefers the top-right cell (action 6) everywhere.
+TOP_RIGHT_FIRST = [6, 0, 1, 2, 3, 4, 5, 7, 8]
+
+
+def fork_position() -> dict[str, np.ndarray]:
+    """A tic-tac-toe observation where X, to move, can fork: a win two of its moves ahead."""
+    rules = get_game("tictactoe").rules
+    board = board_from_rows(["XO.", ".X.", "..O"])
+    return {
+        "observation": rules.planes_from_board(board),
+        "action_mask": rules.legal_mask(board).astype(np.int8),
     }
+
+
+def test_search_depth_one_is_greedy_and_depth_three_finds_the_fork(tmp_path):
+    game = get_game("tictactoe")
+    agent = Agent.load(preference_agent(tmp_path / "a.npz", order=TOP_RIGHT_FIRST))
+    obs = fork_position()
     assert agent.act(obs) == agent.act(obs, search_depth=1) == 6
     fork = agent.act(obs, search_depth=3)
     assert fork in (game.rules.cell_action(1, 0), game.rules.cell_action(2, 0))
@@ -144,20 +152,10 @@ def test_search_depth_one_is_greedy_and_depth_three_finds_the_fork(tmp_path):
 
 
 def test_search_discounts_by_the_discount_the_agent_trained_with(tmp_path):
-    # X wins in two of its moves (a fork); the search values that win g^2 ahead.
-    game = get_game("tictactoe")
-    plain = preference_agent(tmp_path / "plain.npz", order=[6, 0, 1, 2, 3, 4, 5, 7, 8])
-    weights = Agent.load(plain).weights()
-    net = NetworkConfig(hidden_units=(4,))
-    trained = export_agent(
-        tmp_path / "trained.npz", game.name, net, game.obs_shape, game.num_actions, weights,
-        info={"discount": 0.95},
-    )  # fmt: skip
-    board = board_from_rows(["XO.", ".X.", "..O"])
-    obs = {
-        "observation": game.rules.planes_from_board(board),
-        "action_mask": game.rules.legal_mask(board).astype(np.int8),
-    }
+    # The fork wins two of X's moves ahead: the search values it g^2.
+    plain = preference_agent(tmp_path / "plain.npz", order=TOP_RIGHT_FIRST)
+    trained = preference_agent(tmp_path / "t.npz", order=TOP_RIGHT_FIRST, info={"discount": 0.95})
+    obs = fork_position()
     assert np.nanmax(Agent.load(trained).q_values(obs, search_depth=3)) == pytest.approx(0.95**2)
     assert np.nanmax(Agent.load(plain).q_values(obs, search_depth=3)) == pytest.approx(0.99**2)
 

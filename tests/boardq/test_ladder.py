@@ -43,7 +43,8 @@ def test_the_ladder_scores_a_snapshot_and_keeps_the_best(tiny_config, tmp_path):
     mean = (m["eval/random/score"] + m["eval/perfect/score"]) / 2
     assert m["eval/ladder_score"] == pytest.approx(mean)
     assert m["eval/best_ladder_score"] == m["eval/ladder_score"] and m["eval/version"] == 7
-    assert Agent.load(tmp_path / BEST_AGENT_FILE).info["train_step"] == 7
+    best = Agent.load(tmp_path / BEST_AGENT_FILE)
+    assert best.info == {"train_step": 7, "discount": cfg.discount}  # what its search uses
     assert ladder.poll() is None and not ladder.busy
 
 
