@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from boardq.checkpointing import AGENT_FILE, atomic_write_bytes
+from boardq.checkpointing import AGENT_FILE, BEST_AGENT_FILE, atomic_write_bytes
 from boardq.config import NetworkConfig
 from boardq.errors import AgentFileError, BoardqError
 from boardq.policies import masked_argmax
@@ -99,10 +99,12 @@ def read_header(path: str | Path) -> dict[str, Any]:
 
 
 def _agent_file(path: Path) -> Path:
+    """A run directory stands for its best agent by the ladder, else its last one."""
     if path.is_dir():
-        if not (path / AGENT_FILE).exists():
-            raise AgentFileError(f"no exported agent in {path} (expected {AGENT_FILE})")
-        return path / AGENT_FILE
+        for name in (BEST_AGENT_FILE, AGENT_FILE):
+            if (path / name).exists():
+                return path / name
+        raise AgentFileError(f"no exported agent in {path} (expected {AGENT_FILE})")
     return path
 
 
@@ -153,7 +155,7 @@ class Agent:
         """Loads an exported agent file, or the one in a run directory.
 
         Args:
-          path: an agent file, or a run directory holding agent.npz.
+          path: an agent file, or a run directory (its best-agent.npz, else agent.npz).
           game: if given, the agent must be for this game.
 
         Raises:

@@ -36,6 +36,7 @@ KEPT_AGENTS_DIR = "agents"
 LOCK_FILE = ".lock"
 CHECKPOINT_DIR = "checkpoints"
 AGENT_FILE = "agent.npz"
+BEST_AGENT_FILE = "best-agent.npz"  # the best by the evaluation ladder
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

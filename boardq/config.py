@@ -45,6 +45,13 @@ class TrainConfig:
     learning_rate: float = setting(
         5e-4, group="algorithm", check=POSITIVE, help="Adam learning rate"
     )
+    lr_final: float = setting(
+        1.0,
+        group="algorithm",
+        check=UNIT,
+        help="learning rate at the end of the budget as a share of learning_rate, reached "
+        "along a half cosine over the budget (1: constant)",
+    )
     discount: float = setting(0.99, group="algorithm", check=UNIT, help="discount per move (gamma)")
     n_step: int = setting(
         1, group="algorithm", check=AT_LEAST_1, help="moves per return before bootstrapping"

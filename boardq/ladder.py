@@ -5,15 +5,16 @@ and starts `boardq evaluate` on it against the ladder (say random, winblock,
 mcts:100) in a child process at the lowest CPU priority (nice 19), so it uses the
 cores training leaves idle instead of taking the learner's. When it ends, its scores
 are logged (`eval/<opponent>/...`, `eval/ladder_score`: the mean score over the
-ladder), and an agent that beats the best ladder score so far is kept as
-`RUN_DIR/best-agent.npz` beside the last one (`agent.npz`).
+ladder), and an agent that scores at least the best ladder score so far is kept as
+`RUN_DIR/best-agent.npz` beside the last one (`agent.npz`): on a tie the later, longer
+trained agent wins. Its file holds its score (`info["ladder_score"]`), so a resumed run
+keeps it until a later agent does as well.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -23,12 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from boardq.agent import export_agent
+from boardq.agent import export_agent, read_header
+from boardq.checkpointing import BEST_AGENT_FILE
 from boardq.config import TrainConfig
+from boardq.errors import AgentFileError
 
 __all__ = ["BEST_AGENT_FILE", "Ladder"]
 
-BEST_AGENT_FILE = "best-agent.npz"
 _CANDIDATE = ".ladder-agent.npz"
 
 
@@ -59,8 +61,17 @@ class Ladder:
         self._config, self._game, self._run_dir = config, game, Path(run_dir)
         self._proc: subprocess.Popen | None = None
         self._version = -1
-        self.best_score = -np.inf
+        self._candidate: tuple[list[np.ndarray], dict[str, Any]] = ([], {})
+        self.best_score = self._kept_best_score()
         self.evaluations = 0
+
+    def _kept_best_score(self) -> float:
+        """The ladder score of the run's best agent so far (-inf: none, or not scored)."""
+        try:
+            info = read_header(self._run_dir / BEST_AGENT_FILE).get("info", {})
+        except AgentFileError:
+            return -np.inf
+        return float(info.get("ladder_score", -np.inf))
 
     @property
     def busy(self) -> bool:
@@ -77,7 +88,8 @@ class Ladder:
         path = self._run_dir / _CANDIDATE
         arrays = [np.asarray(w) for w in weights]
         info = {**info, "discount": cfg.discount}  # what the agent's search discounts by
-        export_agent(path, game.name, cfg.network, game.obs_shape, game.num_actions, arrays, info)
+        self._candidate = (arrays, info)
+        self._export(path, arrays, info)
         command = [sys.executable, "-m", "boardq", "evaluate", game.name, "--agent", str(path)]
         command += [a for spec in self.specs for a in ("--opponent", spec)]
         command += ["--games", str(cfg.eval_games), "--seed", str(cfg.seed + self.evaluations)]
@@ -119,12 +131,19 @@ class Ladder:
                     m[f"eval/{name}/{key}"] = float(value)
             scores.append(float(result["score"]))
         m["eval/ladder_score"] = float(np.mean(scores))
-        if m["eval/ladder_score"] > self.best_score:
+        if m["eval/ladder_score"] >= self.best_score:
             self.best_score = m["eval/ladder_score"]
-            shutil.copyfile(self._run_dir / _CANDIDATE, self._run_dir / ".best.tmp")
-            os.replace(self._run_dir / ".best.tmp", self._run_dir / BEST_AGENT_FILE)
+            arrays, info = self._candidate
+            info = {**info, "ladder": ",".join(self.specs), "ladder_score": self.best_score}
+            self._export(self._run_dir / BEST_AGENT_FILE, arrays, info)
         m["eval/best_ladder_score"] = self.best_score
         return m
+
+    def _export(self, path: Path, arrays: list[np.ndarray], info: dict[str, Any]) -> None:
+        game = self._game
+        export_agent(
+            path, game.name, self._config.network, game.obs_shape, game.num_actions, arrays, info
+        )
 
     def close(self) -> None:
         """Stops an evaluation that still runs (the run is ending)."""

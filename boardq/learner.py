@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import keras
@@ -198,6 +199,21 @@ class Learner:
     def train_on(self, group, steps: int | None = None) -> dict[str, tf.Tensor]:
         """Like `train` on a fixed element already on the device: no input pipeline."""
         return self._train_on(group, self._steps_tensor(steps))
+
+    def anneal(self, progress: float) -> float:
+        """Sets the learning rate for `progress` (0..1) through the budget; returns it.
+
+        A half cosine from `learning_rate` down to `lr_final` times it; constant when
+        `lr_final` is 1. The rate is a variable the compiled step reads, so this takes
+        effect at the next call without retracing.
+        """
+        cfg = self.config
+        share = cfg.lr_final + (1.0 - cfg.lr_final) * 0.5 * (
+            1.0 + math.cos(math.pi * min(1.0, max(0.0, progress)))
+        )
+        rate = cfg.learning_rate * share
+        self.optimizer.learning_rate.assign(rate)
+        return rate
 
     # -- what the actors see --------------------------------------------------
     def make_snapshot(self) -> Snapshot:

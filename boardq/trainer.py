@@ -127,6 +127,16 @@ class Trainer:
     def elapsed(self) -> float:
         return self.state.base_elapsed + (time.monotonic() - self._t_start)
 
+    def progress(self) -> float:
+        """Share of the budget spent (the larger of the step and the time budget's)."""
+        cfg = self.config
+        shares = [0.0]
+        if cfg.budget_steps:
+            shares.append(self.loop.steps / cfg.budget_steps)
+        if cfg.budget_minutes:
+            shares.append(self.elapsed() / (60.0 * cfg.budget_minutes))
+        return min(1.0, max(shares))
+
     def budget_reached(self) -> bool:
         cfg = self.config
         if cfg.budget_steps and self.loop.steps >= cfg.budget_steps:
@@ -140,6 +150,8 @@ class Trainer:
 
         def after_call() -> None:  # between calls: no train step runs now
             now = time.monotonic()
+            if cfg.lr_final != 1.0:
+                self.learner.anneal(self.progress())
             if self.budget_reached():
                 self.stop.set()
             elif now - last["checkpoint"] >= cfg.checkpoint_every_sec:
@@ -200,6 +212,7 @@ class Trainer:
             "replay_size": self.ring.size,
             "queue_depth": self.queue.qsize(),
             "epsilon": self.epsilon(),
+            "learning_rate": float(self.learner.optimizer.learning_rate.numpy()),
             # Samples trained per transition collected after the warm-up.
             "replay_ratio_measured": self.limiter.sampled
             / max(1, self.limiter.inserted - self.limiter.warmup),

@@ -39,7 +39,12 @@ def add_command(sub) -> None:
         help="game of the agent: tictactoe, connect_four, othello, gomoku, hex, go, or "
         "the openspiel:/pettingzoo: name it was trained as",
     )
-    p.add_argument("--agent", required=True, metavar="PATH", help="agent file or run directory")
+    p.add_argument(
+        "--agent",
+        required=True,
+        metavar="PATH",
+        help="agent file, or run directory (its best-agent.npz, else agent.npz)",
+    )
     p.add_argument(
         "--opponent",
         action="append",

@@ -56,8 +56,9 @@ def add_command(subparsers) -> None:
     p.add_argument(
         "--agent",
         metavar="PATH",
-        help="agent file (agent.npz) or run directory "
-        "(default: the newest agent of the game under --runs-dir)",
+        help="agent file, or run directory (its best agent by the evaluation ladder, "
+        "best-agent.npz, else its last, agent.npz; default: the newest run of the game "
+        "under --runs-dir)",
     )
     p.add_argument(
         "--runs-dir",
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     agent = load_agent(path, game)
     view = View(console, game.text, ascii_only)
     searching = f", searching {args.search} moves ahead" if args.search else ""
-    view.say(f"{game.title} against the agent in {path}{searching}", "bold")
+    view.say(f"{game.title} against the agent in {agent.path}{searching}", "bold")
     advisor = agent.searcher(args.search) if args.search else agent
     session = Session(
         game, advisor, view, LineReader(console), hints=args.hints, search_depth=args.search
@@ -125,7 +126,9 @@ def first_human_seat(first: str, seed: int | None = None) -> int:
 
 
 def newest_agent(runs_dir: str | Path, game_name: str) -> Path:
-    """The most recently written RUNS_DIR/GAME/*/agent.npz.
+    """The run directory under RUNS_DIR/GAME whose agent.npz was written last.
+
+    `Agent.load` takes its best agent by the ladder, else that agent.npz.
 
     Raises:
       AgentFileError: there is none; the message says how to train one.
@@ -137,7 +140,7 @@ def newest_agent(runs_dir: str | Path, game_name: str) -> Path:
             f"no trained {game_name} agent in {base}; train one with "
             f"`boardq train {shlex.quote(game_name)}`, or pass --agent PATH"
         )
-    return max(candidates, key=lambda p: (p.stat().st_mtime, p.parent.name))
+    return max(candidates, key=lambda p: (p.stat().st_mtime, p.parent.name)).parent
 
 
 def load_agent(path: Path, game: Game) -> Agent:

@@ -41,9 +41,12 @@ def test_act_is_greedy_over_legal_moves(tmp_path):
     assert q[0] == pytest.approx(np.nanmax(q))
 
 
-def test_load_from_a_run_directory(tmp_path):
-    preference_agent(tmp_path / "agent.npz")
-    assert Agent.load(tmp_path).game == "tictactoe"
+def test_a_run_directory_stands_for_its_best_agent_else_its_last(tmp_path):
+    preference_agent(tmp_path / "agent.npz", info={"train_step": 900})
+    assert Agent.load(tmp_path).info["train_step"] == 900
+    preference_agent(tmp_path / "best-agent.npz", info={"train_step": 300})
+    best = Agent.load(tmp_path)
+    assert best.info["train_step"] == 300 and best.path == tmp_path / "best-agent.npz"
 
 
 def test_bad_observations_are_refused(tmp_path):

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from boardq.agent import Agent
-from boardq.ladder import BEST_AGENT_FILE, Ladder
+from boardq.checkpointing import BEST_AGENT_FILE
+from boardq.ladder import Ladder
 from boardq.trainer import Trainer
 from games import get_game
 
@@ -44,8 +45,39 @@ def test_the_ladder_scores_a_snapshot_and_keeps_the_best(tiny_config, tmp_path):
     assert m["eval/ladder_score"] == pytest.approx(mean)
     assert m["eval/best_ladder_score"] == m["eval/ladder_score"] and m["eval/version"] == 7
     best = Agent.load(tmp_path / BEST_AGENT_FILE)
-    assert best.info == {"train_step": 7, "discount": cfg.discount}  # what its search uses
+    assert best.info == {
+        "train_step": 7,
+        "discount": cfg.discount,  # what its search discounts by
+        "ladder": "random,perfect",
+        "ladder_score": m["eval/ladder_score"],
+    }
     assert ladder.poll() is None and not ladder.busy
+
+
+def report(score):
+    """What `boardq evaluate --json` prints, cut to what the ladder reads."""
+    return {"opponents": {"random": {"score": score, "games": 4, "seconds": 0.1}}}
+
+
+def test_the_best_agent_is_kept_over_a_resume_and_a_tie_goes_to_the_later(tiny_config, tmp_path):
+    cfg = tiny_config.replace(eval_ladder="random", eval_games=2, hidden_units=(8,))
+    game = get_game("tictactoe")
+
+    def scored(ladder, step, score):  # the candidate of `step` came back with `score`
+        ladder._candidate = (weights(step), {"train_step": step})
+        ladder._version = step
+        return ladder._metrics(report(score))
+
+    ladder = Ladder(cfg, game, tmp_path)
+    assert scored(ladder, 1, 0.6)["eval/best_ladder_score"] == 0.6
+    assert scored(ladder, 2, 0.5)["eval/best_ladder_score"] == 0.6
+    assert Agent.load(tmp_path / BEST_AGENT_FILE).info["train_step"] == 1
+    resumed = Ladder(cfg, game, tmp_path)  # the run resumed: its best so far still holds
+    assert resumed.best_score == 0.6
+    assert scored(resumed, 3, 0.55)["eval/best_ladder_score"] == 0.6
+    assert Agent.load(tmp_path / BEST_AGENT_FILE).info["train_step"] == 1
+    scored(resumed, 4, 0.6)  # as good and trained longer
+    assert Agent.load(tmp_path / BEST_AGENT_FILE).info["train_step"] == 4
 
 
 def test_a_failed_evaluation_stops_with_its_message(tiny_config, tmp_path):

@@ -97,6 +97,23 @@ def test_only_the_train_step_changes_weights():
     assert _digest(learner.online.get_weights()) != w0
 
 
+def test_the_learning_rate_anneals_along_a_half_cosine_and_the_step_follows_it():
+    learner = _learner(learning_rate=1e-2, lr_final=0.0)
+    batch = _batch(learner)
+    assert learner.anneal(0.0) == pytest.approx(1e-2)
+    assert learner.anneal(0.5) == pytest.approx(0.5e-2)
+    assert learner.anneal(1.0) == pytest.approx(0.0)
+    w0 = _digest(learner.online.get_weights())
+    learner.train_step(batch)  # the compiled step reads the rate: a step of zero
+    assert _digest(learner.online.get_weights()) == w0
+    learner.anneal(0.9)
+    learner.train_step(batch)
+    assert _digest(learner.online.get_weights()) != w0
+    floor = _learner(learning_rate=1e-2, lr_final=0.25)
+    assert floor.anneal(1.0) == pytest.approx(0.25e-2)
+    assert floor.anneal(7.0) == pytest.approx(0.25e-2)  # past the budget it stays there
+
+
 def test_no_torn_reads_while_the_learner_writes():
     """Every snapshot an agent reads equals the weights of exactly one version."""
     learner = _learner(learning_rate=1e-2)

@@ -195,7 +195,7 @@ def test_newest_agent_is_the_last_written(tmp_path):
         (run / "agent.npz").write_bytes(b"x")
         os.utime(run / "agent.npz", (mtime, mtime))
     (tmp_path / "tictactoe" / "20260101-000000").mkdir()  # a run without an agent yet
-    assert newest_agent(tmp_path, "tictactoe").parent.name == "20250101-000000"
+    assert newest_agent(tmp_path, "tictactoe").name == "20250101-000000"  # the run directory
     with pytest.raises(AgentFileError, match="boardq train connect_four"):
         newest_agent(tmp_path, "connect_four")
 

@@ -72,6 +72,14 @@ class FailingGame(Game):
         return BrokenBoard(super().make_env(**kwargs), moves=40)
 
 
+def test_the_learning_rate_falls_to_its_final_share_over_the_budget(tiny_config):
+    cfg = tiny_config.replace(learning_rate=1e-3, lr_final=0.1, budget_steps=40)
+    result = Trainer(cfg, get_game("tictactoe")).run()
+    assert result.metrics["learning_rate"] == pytest.approx(1e-4)
+    constant = Trainer(tiny_config.replace(budget_steps=16), get_game("tictactoe")).run()
+    assert constant.metrics["learning_rate"] == pytest.approx(tiny_config.learning_rate)
+
+
 def test_an_actor_exception_stops_training_and_surfaces(tiny_config):
     base = get_game("tictactoe")
     game = FailingGame(**{f: getattr(base, f) for f in base.__dataclass_fields__})
