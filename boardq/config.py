@@ -251,7 +251,9 @@ class TrainConfig:
         if self.budget_steps == 0 and self.budget_minutes == 0:
             raise ConfigError("set a budget: budget_steps or budget_minutes must be > 0")
         if self.pool_share and self.actor_processes:
-            raise ConfigError("pool_share needs actor threads: set actor_processes to 0")
+            raise ConfigError(
+                "pool_share needs actor threads: set actor_processes to 0, or pool_share to 0"
+            )
         self.ladder_specs()
         for units in (*self.network.hidden_units, *self.network.conv_filters):
             if units < 1:

@@ -66,11 +66,13 @@ class Ladder:
         self.evaluations = 0
 
     def _kept_best_score(self) -> float:
-        """The ladder score of the run's best agent so far (-inf: none, or not scored)."""
+        """The score of the run's best agent so far (-inf: none, or on another ladder)."""
         try:
             info = read_header(self._run_dir / BEST_AGENT_FILE).get("info", {})
         except AgentFileError:
             return -np.inf
+        if info.get("ladder") != ",".join(self.specs):
+            return -np.inf  # scores on other opponents do not compare
         return float(info.get("ladder_score", -np.inf))
 
     @property

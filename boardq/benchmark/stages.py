@@ -164,7 +164,7 @@ def processes(
     The processes start once (Ray and TensorFlow start-up are not measured); a
     segment with p processes runs the collector threads of the first p.
     """
-    cfg = config.replace(actor_processes=max(counts))
+    cfg = config.replace(actor_processes=max(counts), pool_share=0.0)  # the pool: threads only
     q = queue.Queue(maxsize=config.queue_chunks)
     remote = Builder(cfg, game).make_collection(learner, q, lambda: cfg.epsilon_start, None)
     drain = _Drain(q, 0)

@@ -64,6 +64,10 @@ def resolve_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
     if base.game != game.name:
         raise RunDirError(f"{args.resume} is a {base.game} run, not a {game.name} run")
     config = config_from_args(base, args)
+    if config.actor_processes and config.pool_share and "pool_share" not in vars(args):
+        # The opponent pool plays in actor threads only: the preset's pool gives way to
+        # the processes asked for (an explicit --pool-share is refused by validate).
+        config = config.replace(pool_share=0.0)
     if args.resume and config.network != base.network:
         changed = [
             f.name

@@ -18,7 +18,10 @@ PRESET = BOARD_GAME.replace(
     game="connect_four",
     replay_capacity=1_000_000,
     replay_ratio=16.0,
-    budget_minutes=27.0,
+    # Measured side by side: one game in five against the pool and an hour of training
+    # (docs/strength.md) gave the strongest agents against search players.
+    pool_share=0.2,
+    budget_minutes=60.0,
     eval_every_sec=120.0,
     eval_ladder="random,winblock,mcts:100",
     keep_agent_every_sec=120.0,

@@ -78,6 +78,8 @@ def test_the_best_agent_is_kept_over_a_resume_and_a_tie_goes_to_the_later(tiny_c
     assert Agent.load(tmp_path / BEST_AGENT_FILE).info["train_step"] == 1
     scored(resumed, 4, 0.6)  # as good and trained longer
     assert Agent.load(tmp_path / BEST_AGENT_FILE).info["train_step"] == 4
+    other = Ladder(cfg.replace(eval_ladder="random,perfect"), game, tmp_path)
+    assert other.best_score == -np.inf  # resumed with other opponents: a fresh start
 
 
 def test_a_failed_evaluation_stops_with_its_message(tiny_config, tmp_path):

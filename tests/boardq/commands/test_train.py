@@ -82,6 +82,17 @@ def test_resume_of_a_directory_that_is_not_a_run(tmp_path):
     assert (tmp_path / "config.json").read_text() == "{not json"  # nothing overwritten
 
 
+def test_actor_processes_leave_out_the_presets_pool_and_refuse_an_asked_one():
+    r = boardq("train", "connect_four", "--show-config")
+    assert r.returncode == 0 and json.loads(r.stdout)["pool_share"] == 0.2, r.stderr
+    r = boardq("train", "connect_four", "--actor-processes", "2", "--show-config")
+    assert r.returncode == 0, r.stderr
+    cfg = json.loads(r.stdout)
+    assert cfg["actor_processes"] == 2 and cfg["pool_share"] == 0.0
+    asked = boardq("train", "connect_four", "--actor-processes", "2", "--pool-share", "0.2")
+    one_line_error(asked, 1, "pool_share needs actor threads")
+
+
 def test_show_config_applies_options():
     r = boardq("train", "connect_four", "--show-config", "--batch-size", "32", "--tau", "0.1")
     assert r.returncode == 0, r.stderr
