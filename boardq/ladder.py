@@ -58,6 +58,7 @@ class Ladder:
 
     def __init__(self, config: TrainConfig, game, run_dir: Path):
         self.specs = [spec.name for spec in config.ladder_specs()]
+        self._ladder = ",".join(self.specs)  # names the ladder in the best agent's file
         self._config, self._game, self._run_dir = config, game, Path(run_dir)
         self._proc: subprocess.Popen | None = None
         self._version = -1
@@ -71,7 +72,7 @@ class Ladder:
             info = read_header(self._run_dir / BEST_AGENT_FILE).get("info", {})
         except AgentFileError:
             return -np.inf
-        if info.get("ladder") != ",".join(self.specs):
+        if info.get("ladder") != self._ladder:
             return -np.inf  # scores on other opponents do not compare
         return float(info.get("ladder_score", -np.inf))
 
@@ -136,7 +137,7 @@ class Ladder:
         if m["eval/ladder_score"] >= self.best_score:
             self.best_score = m["eval/ladder_score"]
             arrays, info = self._candidate
-            info = {**info, "ladder": ",".join(self.specs), "ladder_score": self.best_score}
+            info = {**info, "ladder": self._ladder, "ladder_score": self.best_score}
             self._export(self._run_dir / BEST_AGENT_FILE, arrays, info)
         m["eval/best_ladder_score"] = self.best_score
         return m

@@ -138,10 +138,7 @@ class Trainer:
         return min(1.0, max(shares))
 
     def budget_reached(self) -> bool:
-        cfg = self.config
-        if cfg.budget_steps and self.loop.steps >= cfg.budget_steps:
-            return True
-        return bool(cfg.budget_minutes) and self.elapsed() >= 60.0 * cfg.budget_minutes
+        return self.progress() >= 1.0
 
     # -- workers ---------------------------------------------------------------------------
     def _learner_thread(self) -> None:
