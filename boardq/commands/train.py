@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from boardq._quiet import import_tensorflow_quietly
 
     import_tensorflow_quietly()
-    from boardq.checkpointing import CONFIG_FILE, atomic_write_text
+    from boardq.checkpointing import AGENT_FILE, BEST_AGENT_FILE, CONFIG_FILE, atomic_write_text
     from boardq.loggers import TerminalLogger
     from boardq.trainer import Trainer
 
@@ -108,7 +108,9 @@ def run(args: argparse.Namespace) -> int:
         f"peak memory {m['peak_rss_mb']:.0f} MB (replay {m['replay_mb']:.0f} MB)"
     )
     print(f"run written to {result.run_dir}")
-    print(f"agent: {result.run_dir / 'agent.npz'}")
+    print(f"agent: {result.run_dir / AGENT_FILE}")
+    if (result.run_dir / BEST_AGENT_FILE).exists():  # what play and evaluate take from the run
+        print(f"best agent by the evaluation ladder: {result.run_dir / BEST_AGENT_FILE}")
     if result.interrupted:
         print(
             f"resume with: boardq train {shlex.quote(game.name)} "

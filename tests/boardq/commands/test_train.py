@@ -221,6 +221,9 @@ def test_kill_and_resume_continues_from_the_checkpoint_step(tmp_path):
     assert updates and updates[0] >= saved_step and updates[-1] >= target
     assert updates == sorted(updates)
     assert f"finished: {updates[-1]:,} train steps" in r.stdout
+    assert f"agent: {run / 'agent.npz'}" in r.stdout
+    best = f"best agent by the evaluation ladder: {run / 'best-agent.npz'}"
+    assert (best in r.stdout) == (run / "best-agent.npz").exists()
     assert json.loads((run / "config.json").read_text())["budget_steps"] == target
 
 
