@@ -3,7 +3,7 @@
 `compare_with_envs` plays random games in a batch and, move for move, in one
 PettingZoo environment per game, and lists every difference; `random_play_rate`
 and `env_random_play_rate` time random play in a batch and in PettingZoo's own loop.
-PettingZoo is imported only by the functions that play it.
+The environments come from a maker such as `Game.make_env`; the batches need numpy only.
 """
 
 from __future__ import annotations
@@ -57,7 +57,11 @@ class Comparison:
 
 
 def compare_with_envs(
-    batch: GameBatch, env_id: str, moves: int, rng: np.random.Generator, limit: int = 20
+    batch: GameBatch,
+    make_env: Callable[[], Any],
+    moves: int,
+    rng: np.random.Generator,
+    limit: int = 20,
 ) -> Comparison:
     """Plays `moves` random moves in every game of `batch` and in one PettingZoo env each.
 
@@ -67,14 +71,12 @@ def compare_with_envs(
 
     Args:
       batch: a fresh batch (every game at its first position).
-      env_id: PettingZoo's id of the same game, e.g. "classic/connect_four-v3".
+      make_env: makes the same game's environment (`Game.make_env`).
       moves: moves per game.
       rng: picks the moves.
       limit: differences to record before stopping early.
     """
-    import pettingzoo  # here: the batches themselves need numpy only
-
-    envs = [pettingzoo.make("aec", env_id) for _ in range(batch.size)]
+    envs = [make_env() for _ in range(batch.size)]
     for seed, env in enumerate(envs):
         env.reset(seed=seed)
     seen = Comparison()

@@ -35,8 +35,8 @@ def add_command(sub) -> None:
     )
     p.add_argument(
         "game",
-        help="game to measure: any game train takes (the vectorized stage needs the "
-        "vectorized rules of tictactoe or connect_four)",
+        help="game to measure: any game train takes (the vectorized stages need the "
+        "vectorized rules of tictactoe, connect_four or gomoku)",
     )
     p.add_argument("--quick", action="store_true", help="short stages (about a minute and a half)")
     p.add_argument(

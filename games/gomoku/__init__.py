@@ -1,4 +1,7 @@
-"""Gomoku (9x9, five in a row): OpenSpiel's `gomoku` through Shimmy, its preset, rules, text."""
+"""Gomoku (9x9, five in a row): OpenSpiel's `gomoku` through Shimmy, preset, rules, text.
+
+Training steps the games with the vectorized rules of `games.gomoku.vector`.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from games.game import Game, OpenSpielGame
 from games.gomoku.env import SPEC, make_env
 from games.gomoku.rules import RULES, SIZE
 from games.gomoku.text import TEXT
+from games.gomoku.vector import GomokuVector
 from games.presets import BOARD_GAME
 
 __all__ = ["GAME", "PRESET"]
@@ -28,5 +32,6 @@ GAME = Game(
     symmetries=board_symmetries(DIHEDRAL, np.arange(SIZE * SIZE).reshape(SIZE, SIZE)),
     openspiel=OpenSpielGame(SPEC, tuple(range(SIZE * SIZE))),
     env_maker=make_env,
+    vector=GomokuVector,
     players=("winblock", "line"),
 )

@@ -181,9 +181,9 @@ def test_run_returns_when_stopped_while_the_queue_is_full():
     assert out.qsize() == 1
 
 
-@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("game_name", [*GAMES, "gomoku"])
 def test_vectorized_games_give_the_actor_the_same_transitions(game_name):
-    """The fast path (the game's numpy rules) against PettingZoo, same random numbers."""
+    """The fast path (the game's numpy rules) against its environment, same random numbers."""
     game = get_game(game_name)
     m = 16
 
@@ -192,7 +192,7 @@ def test_vectorized_games_give_the_actor_the_same_transitions(game_name):
 
     fast = actor(game.vector(m))
     slow = actor(EnvGames([game.make_env() for _ in range(m)], range(m)))
-    for _ in range(200):
+    for _ in range(400):
         got, want = fast.step(), slow.step()
         assert rows(got) == rows(want)
     assert fast.stats.games == slow.stats.games > 50

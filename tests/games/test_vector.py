@@ -1,8 +1,11 @@
-"""The vectorized games play exactly like PettingZoo's tic-tac-toe and Connect Four."""
+"""The vectorized games play exactly like their environments: PettingZoo's tic-tac-toe and
+Connect Four, OpenSpiel's Gomoku through Shimmy."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import functools
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 import pettingzoo
@@ -10,6 +13,8 @@ import pytest
 
 from boardq.gamebatch import Outcome
 from games.connect_four.vector import ConnectFourVector
+from games.gomoku import GAME as GOMOKU_GAME
+from games.gomoku.vector import GomokuVector
 from games.tictactoe.vector import TicTacToeVector
 from games.vector_check import compare_with_envs, random_legal_actions, random_play_rate
 
@@ -17,21 +22,42 @@ __all__: list[str] = []
 
 
 class Case(NamedTuple):
-    """A vectorized game, its PettingZoo twin and how long the random check plays."""
+    """A vectorized game, its environment and how long the random check plays."""
 
     batch: type
-    env_id: str
-    moves: int  # moves per game for >= 2,000 finished games out of 64 in parallel
+    name: str  # PettingZoo's id, or the game's name
+    make_env: Callable[[], Any]
+    games: int  # games side by side in the random check
+    moves: int  # moves per game there
+    finished: int  # finished games the random check plays at least
+    draws: bool  # random play draws often enough to show in the random check
 
 
-TICTACTOE = Case(TicTacToeVector, "classic/tictactoe-v3", 300)
-CONNECT_FOUR = Case(ConnectFourVector, "classic/connect_four-v3", 800)
-CASES = pytest.mark.parametrize("case", [TICTACTOE, CONNECT_FOUR], ids=["tictactoe", "c4"])
+def pettingzoo_env(env_id: str) -> Callable[[], Any]:
+    return functools.partial(pettingzoo.make, "aec", env_id)
 
 
-def env_play(env_id: str, moves: list[int]) -> tuple[list[float], list[bool], list[float]]:
-    """PettingZoo's mover rewards and ends per move, and both players' final rewards."""
-    env = pettingzoo.make("aec", env_id)
+TICTACTOE = Case(
+    TicTacToeVector, "classic/tictactoe-v3", pettingzoo_env("classic/tictactoe-v3"),
+    64, 300, 2000, True,
+)  # fmt: skip
+CONNECT_FOUR = Case(
+    ConnectFourVector, "classic/connect_four-v3", pettingzoo_env("classic/connect_four-v3"),
+    64, 800, 2000, True,
+)  # fmt: skip
+# Shimmy steps OpenSpiel's Gomoku at a few thousand moves a second, so fewer games;
+# a random 9x9 game rarely fills the board (see the known full-board draw instead).
+GOMOKU = Case(GomokuVector, "gomoku", GOMOKU_GAME.make_env, 32, 500, 250, False)
+CASES = pytest.mark.parametrize(
+    "case", [TICTACTOE, CONNECT_FOUR, GOMOKU], ids=["tictactoe", "c4", "gomoku"]
+)
+
+
+def env_play(
+    make_env: Callable[[], Any], moves: list[int]
+) -> tuple[list[float], list[bool], list[float]]:
+    """The environment's mover rewards and ends per move, and both players' final rewards."""
+    env = make_env()
     env.reset(seed=0)
     rewards, ends = [], []
     for action in moves:
@@ -56,11 +82,13 @@ def assert_empty_board(batch) -> None:
 
 @CASES
 def test_random_games_match_pettingzoo(case):
-    seen = compare_with_envs(case.batch(64), case.env_id, case.moves, np.random.default_rng(7))
+    batch = case.batch(case.games)
+    seen = compare_with_envs(batch, case.make_env, case.moves, np.random.default_rng(7))
     assert seen.differences == []
     assert seen.moves == case.moves
-    assert seen.games >= 2000
-    assert min(seen.first_wins, seen.second_wins, seen.draws) > 0
+    assert seen.games >= case.finished
+    assert min(seen.first_wins, seen.second_wins) > 0
+    assert seen.draws > 0 or not case.draws
 
 
 class Corrupted:
@@ -92,9 +120,26 @@ class Corrupted:
 @pytest.mark.parametrize("flaw", ["planes", "first_mover", "reward", "dtype"])
 def test_comparison_notices_a_wrong_batch(case, flaw):
     batch = Corrupted(case.batch(8), flaw)
-    seen = compare_with_envs(batch, case.env_id, 60, np.random.default_rng(0), limit=1)
+    seen = compare_with_envs(batch, case.make_env, 60, np.random.default_rng(0), limit=1)
     assert seen.moves < 60  # stopped at the first move that showed the flaw
     assert flaw.replace("dtype", "done") in seen.differences[0]
+
+
+def gomoku_draw() -> list[int]:
+    """81 moves that fill the board with no line longer than two of either colour.
+
+    Black takes the points whose (column + 2 * row) % 4 is 0 or 3 (41 of them): two
+    alike at most along a row, the diagonals and the anti-diagonals, and columns alternate.
+    """
+    rows, cols = np.divmod(np.arange(81), 9)
+    black = np.isin((cols + 2 * rows) % 4, (0, 3))
+    first, second = np.flatnonzero(black).tolist(), np.flatnonzero(~black).tolist()
+    assert (len(first), len(second)) == (41, 40)
+    moves = [point for pair in zip(first, second, strict=False) for point in pair]
+    return [*moves, first[-1]]
+
+
+GOMOKU_DRAW = gomoku_draw()
 
 
 # Known games: (moves, the last move's reward for its mover, who made it, the batch class)
@@ -111,13 +156,20 @@ KNOWN = {
     # Columns coloured (bottom up) XOXOXO, XOXOXO, OXOXOX, OXOXOX, XOXOXO, XOXOXO,
     # OXOXOX, filled row by row: no row, column or diagonal holds more than two alike.
     "c4 full board draw": ([0, 2, 1, 3, 4, 6, 5] * 6, 0.0, False, CONNECT_FOUR),
+    # Gomoku point 9 * row + column, row 0 at the top.
+    "gomoku row": ([0, 9, 1, 10, 2, 11, 3, 12, 4], 1.0, True, GOMOKU),
+    "gomoku second player column": ([80, 4, 79, 13, 78, 22, 60, 31, 61, 40], 1.0, False, GOMOKU),
+    "gomoku diagonal to the corner": ([40, 0, 50, 1, 60, 2, 70, 3, 80], 1.0, True, GOMOKU),
+    "gomoku anti-diagonal off the edge": ([8, 0, 16, 1, 24, 2, 32, 3, 40], 1.0, True, GOMOKU),
+    "gomoku overline of six": ([36, 0, 37, 1, 38, 2, 40, 3, 41, 5, 39], 1.0, True, GOMOKU),
+    "gomoku full board draw": (GOMOKU_DRAW, 0.0, True, GOMOKU),
 }
 
 
 @pytest.mark.parametrize("name", list(KNOWN))
 def test_known_games(name):
     moves, last_reward, last_first, case = KNOWN[name]
-    rewards, ends, final = env_play(case.env_id, moves)  # PettingZoo agrees with the answer
+    rewards, ends, final = env_play(case.make_env, moves)  # PettingZoo agrees with the answer
     assert rewards == [0.0] * (len(moves) - 1) + [last_reward]
     assert ends == [False] * (len(moves) - 1) + [True]
     assert final == ([last_reward, -last_reward] if last_first else [-last_reward, last_reward])
@@ -173,14 +225,15 @@ def test_tictactoe_taken_cell_raises_before_any_change():
 
 # Two games side by side: the first ends with its last move, the second goes on.
 SIDE_BY_SIDE = {
-    TICTACTOE.env_id: ([0, 1, 3, 4, 6], [4, 0, 8, 2, 1]),
-    CONNECT_FOUR.env_id: ([0, 1, 0, 1, 0, 1, 0], [2, 3, 4, 5, 2, 3, 4]),
+    TICTACTOE.name: ([0, 1, 3, 4, 6], [4, 0, 8, 2, 1]),
+    CONNECT_FOUR.name: ([0, 1, 0, 1, 0, 1, 0], [2, 3, 4, 5, 2, 3, 4]),
+    GOMOKU.name: ([0, 9, 1, 10, 2, 11, 3, 12, 4], [40, 41, 42, 43, 44, 45, 46, 47, 48]),
 }
 
 
 @CASES
 def test_games_end_independently_and_restart(case):
-    ending, going_on = SIDE_BY_SIDE[case.env_id]
+    ending, going_on = SIDE_BY_SIDE[case.name]
     batch = case.batch(2)
     outcomes = [batch.step(np.array(pair)) for pair in zip(ending, going_on, strict=True)]
     ends = [outcome.done.tolist() for outcome in outcomes]
@@ -251,3 +304,15 @@ def test_random_legal_actions_are_uniform_over_legal_moves():
     counts = np.bincount(random_legal_actions(mask, np.random.default_rng(5)), minlength=5)
     assert counts[[1, 4]].tolist() == [0, 0]
     assert np.allclose(counts[[0, 2, 3]] / mask.shape[0], 1 / 3, atol=0.02)
+
+
+def test_gomoku_taken_point_raises_before_any_change():
+    batch = GomokuVector(2)
+    batch.step(np.array([40, 40]))
+    before = [array.copy() for array in batch.observe()]
+    with pytest.raises(ValueError, match="taken point played in games \\[1\\]"):
+        batch.step(np.array([0, 40]))
+    with pytest.raises(ValueError, match="points 0..80"):
+        batch.step(np.array([0, 81]))
+    assert all(np.array_equal(a, b) for a, b in zip(batch.observe(), before, strict=True))
+    assert batch.step(np.array([0, 0])).done.tolist() == [False, False]
