@@ -6,6 +6,7 @@ __all__ = [
     "EXIT_ERROR",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
+    "EXIT_TERMINATED",
     "EXIT_USAGE",
     "AgentFileError",
     "BoardqError",
@@ -21,6 +22,8 @@ EXIT_USAGE = 2
 """A bad command line."""
 EXIT_INTERRUPTED = 130
 """Ctrl-C (128 + SIGINT, as shells report it)."""
+EXIT_TERMINATED = 143
+"""`boardq train` stopped by SIGTERM (128 + SIGTERM), after saving as for Ctrl-C."""
 
 
 class BoardqError(Exception):

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import shlex
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from boardq.commands.args import add_config_options, config_from_args
 from boardq.config import NetworkConfig, TrainConfig
-from boardq.errors import EXIT_INTERRUPTED, RunDirError
+from boardq.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, RunDirError
 
 __all__ = ["add_command", "resolve_config", "run"]
 
@@ -78,6 +81,30 @@ def resolve_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
     return config.validate(), game
 
 
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[list[int]]:
+    """SIGTERM (`kill`, a job scheduler, `docker stop`) stops training as Ctrl-C does.
+
+    The first SIGTERM raises KeyboardInterrupt in the main thread, so the run stops its
+    threads and saves a checkpoint and its agents; later ones are ignored, so the save
+    finishes. Yields a list that holds the signal once one came. The previous handler
+    is back afterwards.
+    """
+    received: list[int] = []
+
+    def on_term(signum: int, frame: Any) -> None:
+        if received:
+            return
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield received
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run(args: argparse.Namespace) -> int:
     """Runs `boardq train`; returns the exit code."""
     config, game = resolve_config(args)
@@ -97,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
         atomic_write_text(Path(args.resume) / CONFIG_FILE, config.to_json())
     terminal = TerminalLogger(f"boardq train {shlex.quote(game.name)}")
     try:
-        result = trainer.run([terminal], say=terminal.message)
+        with terminate_as_interrupt() as terminated:
+            result = trainer.run([terminal], say=terminal.message)
     finally:
         terminal.close()
     m = result.metrics
@@ -116,5 +144,5 @@ def run(args: argparse.Namespace) -> int:
             f"resume with: boardq train {shlex.quote(game.name)} "
             f"--resume {shlex.quote(str(result.run_dir))}"
         )
-        return EXIT_INTERRUPTED
+        return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     return 0

@@ -1,4 +1,4 @@
-"""`boardq train` as a user runs it: bad input, Ctrl-C, kill and resume."""
+"""`boardq train` as a user runs it: bad input, Ctrl-C, SIGTERM, kill and resume."""
 
 from __future__ import annotations
 
@@ -124,7 +124,15 @@ def _run_dir(out: Path) -> Path:
     return runs[0]
 
 
-def test_ctrl_c_saves_a_loadable_checkpoint_and_exits_130(tmp_path):
+@pytest.mark.parametrize(
+    ("sent", "code"),
+    [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_ctrl_c_or_sigterm_saves_a_loadable_checkpoint_and_exits_128_plus_signal(
+    tmp_path, sent, code
+):
+    """Ctrl-C, or SIGTERM as `kill` and job schedulers send it, stops and saves the run."""
     proc = start("train", "tictactoe", *FAST, "--budget-minutes", "10", "--out-dir", str(tmp_path))
     try:
         metrics = lambda: list(tmp_path.glob("tictactoe/*/metrics.jsonl"))  # noqa: E731
@@ -134,13 +142,14 @@ def test_ctrl_c_saves_a_loadable_checkpoint_and_exits_130(tmp_path):
                 json.loads(x)["train_steps"] > 0 for x in metrics()[0].read_text().splitlines()
             )
         )
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sent)
         out, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
-    assert proc.returncode == 130, err
+    assert proc.returncode == code, err
     assert "Traceback" not in err
     run = _run_dir(tmp_path)
+    assert "interrupted: stopping threads and saving a checkpoint" in out
     assert "resume with: boardq train tictactoe --resume" in out
     from boardq.agent import Agent
 
