@@ -6,7 +6,10 @@ rebuilds the network from that header and checks every weight's shape.
 
 `Agent.act` and `Agent.q_values` take `search_depth`: 0 (the default) is the network
 alone, one forward pass; D >= 1 searches D plies ahead over the game's rules with the
-network at the leaves (see `boardq.search`).
+network at the leaves (see `boardq.search`). An agent loaded with `symmetric=True`
+averages the network's values over the images of the board under the game's
+symmetries (the board turned and mirrored: 8 images in Gomoku, 2 in Connect Four), one
+batched forward pass; the search then uses those averaged values at its leaves.
 """
 
 from __future__ import annotations
@@ -24,11 +27,15 @@ from boardq.config import NetworkConfig
 from boardq.errors import AgentFileError, BoardqError
 from boardq.policies import masked_argmax
 
-__all__ = ["Agent", "NoRulesError", "export_agent", "read_header"]
+__all__ = ["Agent", "NoRulesError", "NoSymmetriesError", "export_agent", "read_header"]
 
 
 class NoRulesError(BoardqError, ValueError):
     """A search was asked of an agent whose game boardq has no rules for."""
+
+
+class NoSymmetriesError(BoardqError, ValueError):
+    """Symmetric values were asked of an agent whose game has no board symmetries."""
 
 
 FORMAT = "boardq-agent"
@@ -137,9 +144,20 @@ class Agent:
     of the agent's game ({"observation": planes, "action_mask": mask}) and a search
     depth: 0 asks the network once; D >= 1 searches D plies (`boardq.search`; depth 1
     is the network's values with the exact result of every move that ends the game).
+
+    Attributes:
+      symmetries: how many images of a position the values average over (1: the
+        network's values of the position as it is; see `load`'s `symmetric`).
     """
 
-    def __init__(self, game: str, model, info: dict[str, Any], path: Path | None = None):
+    def __init__(
+        self,
+        game: str,
+        model,
+        info: dict[str, Any],
+        path: Path | None = None,
+        symmetric: bool = False,
+    ):
         from boardq.networks import QFunction
 
         self.game = game
@@ -149,17 +167,34 @@ class Agent:
         self._q = QFunction(model)
         self._weights = self._q.weights_of(model)
         self._searchers: dict[int, Any] = {}
+        self._symmetries: list[Any] = []
+        if symmetric:
+            from games import find_game
+
+            found = find_game(game)
+            self._symmetries = list(found.symmetries) if found is not None else []
+            if len(self._symmetries) < 2:
+                raise NoSymmetriesError(
+                    f"cannot average over symmetries: boardq knows none for {game!r}"
+                )
+
+    @property
+    def symmetries(self) -> int:
+        return max(1, len(self._symmetries))
 
     @classmethod
-    def load(cls, path: str | Path, game: str | None = None) -> Agent:
+    def load(cls, path: str | Path, game: str | None = None, symmetric: bool = False) -> Agent:
         """Loads an exported agent file, or the one in a run directory.
 
         Args:
           path: an agent file, or a run directory (its best-agent.npz, else agent.npz).
           game: if given, the agent must be for this game.
+          symmetric: average the network's values over the board's symmetries (every
+            rotation and mirror image of the position that the game allows).
 
         Raises:
           AgentFileError: missing, unreadable, other game, or wrong shapes.
+          NoSymmetriesError: `symmetric`, and the game has no board symmetries.
         """
         path = _agent_file(Path(path))
         header, weights = _read(path)
@@ -182,7 +217,7 @@ class Agent:
         if [tuple(w.shape) for w in weights] != expected:
             raise AgentFileError(f"{path}: weights do not match the network in its header")
         model.set_weights(weights)
-        return cls(header["game"], model, header.get("info", {}), path)
+        return cls(header["game"], model, header.get("info", {}), path, symmetric)
 
     @property
     def num_actions(self) -> int:
@@ -209,12 +244,19 @@ class Agent:
     def q_batch(self, planes: np.ndarray) -> np.ndarray:
         """The network's values of a batch of positions: int8 planes [B, ...] -> [B, A].
 
-        No masking: callers mask illegal moves.
+        A symmetric agent averages, for every action, the values of that action's image
+        in every image of the position (all images in one forward pass). No masking:
+        callers mask illegal moves.
         """
         planes = np.asarray(planes, np.int8)
         if planes.shape[1:] != tuple(self._model.input_shape[1:]):
             raise ValueError(f"planes of shape {planes.shape} do not fit this {self.game} agent")
-        return self._q(planes, self._weights).numpy()
+        if not self._symmetries:
+            return self._q(planes, self._weights).numpy()
+        images = np.concatenate([s.planes(planes) for s in self._symmetries])
+        q = self._q(images, self._weights).numpy().reshape(len(self._symmetries), len(planes), -1)
+        # Action a of the position is action action_map[a] of the image.
+        return np.mean([q[i][:, s.action_map] for i, s in enumerate(self._symmetries)], axis=0)
 
     def q_values(self, observation: dict, search_depth: int = 0) -> np.ndarray:
         """One value per action, from the player to move's view; NaN for illegal moves.

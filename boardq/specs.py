@@ -265,16 +265,19 @@ class PlayerFactory:
         check_spec(spec, self.game, need_path=self.evaluated is None)
         return self._makers[spec.kind](spec, seed)
 
-    def agent(self, path: str | Path):
-        """The agent at `path`, loaded on first use (imports TensorFlow)."""
-        key = str(path)
+    def agent(self, path: str | Path, symmetric: bool = False):
+        """The agent at `path`, loaded on first use (imports TensorFlow).
+
+        `symmetric` averages its values over the board's symmetries (`Agent.load`).
+        """
+        key = f"{path}{' symmetric' if symmetric else ''}"
         if key not in self._agents:
             from boardq._quiet import quiet_native_logs
 
             with quiet_native_logs(expected=(BoardqError,)):
                 from boardq.agent import Agent
 
-                self._agents[key] = Agent.load(path, game=self.game.name)
+                self._agents[key] = Agent.load(path, game=self.game.name, symmetric=symmetric)
         return self._agents[key]
 
     def _mcts(self, spec: PlayerSpec, seed: int):

@@ -17,6 +17,7 @@ import json
 import time
 
 from boardq.commands.args import number
+from boardq.commands.play import check_symmetric
 from boardq.specs import FORMS, Kind, PlayerSpec, parse_spec
 
 __all__ = ["SCORE_CONVENTION", "add_command", "default_opponents", "format_results", "run"]
@@ -61,6 +62,12 @@ def add_command(sub) -> None:
         help="the evaluated agent looks D moves ahead (default 0: its network alone)",
     )
     p.add_argument(
+        "--symmetric",
+        action="store_true",
+        help="the evaluated agent averages its network's values over the board's "
+        "symmetries (rotations and mirror images: 8 in Gomoku, 2 in Connect Four)",
+    )
+    p.add_argument(
         "--games", type=number(int, minimum=1), default=100, help="games per seat (default 100)"
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the opponents' choices")
@@ -95,12 +102,13 @@ def run(args: argparse.Namespace) -> int:
     from games import get_game
 
     game = get_game(args.game)
+    check_symmetric(args.symmetric, game)
     specs = list({s.name: s for s in args.opponent or default_opponents(game)}.values())
     # Everything that can be refused is refused before TensorFlow loads (seconds).
     for spec in [PlayerSpec(Kind.AGENT, "agent", path=args.agent), *specs]:
         check_spec(spec, game)
     factory = PlayerFactory(game)
-    factory.evaluated = agent = factory.agent(args.agent)
+    factory.evaluated = agent = factory.agent(args.agent, symmetric=args.symmetric)
     player = agent.searcher(args.search) if args.search else agent
     observers = rule_checks(game)
     results = {}
@@ -116,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         "game": game.name,
         "agent": str(agent.path),
         "search_depth": args.search,
+        "symmetries": agent.symmetries,
         "games_per_seat": args.games,
         "score": SCORE_CONVENTION,
         "rules_checked_by_openspiel": bool(observers),
@@ -131,6 +140,8 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
     """The results as lines of text: one per opponent and seat, then both seats."""
     depth = header["search_depth"]
     how = f"depth-{depth} search" if depth else "network alone"
+    if header.get("symmetries", 1) > 1:
+        how += f", values averaged over {header['symmetries']} symmetries"
     lines = [
         f"{title}: {header['agent']} ({how}), {header['games_per_seat']} games per seat",
         "score = mean points per game (win 1, draw 0.5, loss 0), with its 95% interval",

@@ -177,3 +177,68 @@ def test_read_header_reads_the_game_and_info_without_the_network(tmp_path):
     assert header["game"] == "tictactoe" and header["info"] == info
     with pytest.raises(AgentFileError, match="does not exist"):
         read_header(tmp_path / "missing.npz")
+
+
+def random_agent(path, game_name, seed=0):
+    """An agent of `game_name` with the small network's initial random weights."""
+    import keras
+
+    keras.utils.set_random_seed(seed)
+    game = get_game(game_name)
+    net = NetworkConfig(hidden_units=(16,))
+    model = build_q_network(game.obs_shape, game.num_actions, net)
+    return export_agent(path, game.name, net, game.obs_shape, game.num_actions, model.get_weights())
+
+
+def random_positions(game_name, count, seed):
+    """Planes of `count` positions after a few random moves each."""
+    from games.vector_check import random_legal_actions
+
+    game = get_game(game_name)
+    batch, rng = game.vector(count), np.random.default_rng(seed)
+    for _ in range(5):
+        batch.step(random_legal_actions(batch.observe()[1], rng))
+    return batch.observe()[0].copy()
+
+
+def test_symmetric_values_average_the_mirror_image_in_connect_four(tmp_path):
+    path = random_agent(tmp_path / "c4.npz", "connect_four")
+    plain, symmetric = Agent.load(path), Agent.load(path, symmetric=True)
+    assert (plain.symmetries, symmetric.symmetries) == (1, 2)
+    planes = random_positions("connect_four", 6, seed=1)
+    mirrored = planes[:, :, ::-1, :]  # columns reversed: column c is column 6 - c
+    want = (plain.q_batch(planes) + plain.q_batch(mirrored)[:, ::-1]) / 2
+    np.testing.assert_allclose(symmetric.q_batch(planes), want, rtol=1e-5, atol=1e-6)
+    assert not np.allclose(plain.q_batch(planes), want)  # the network alone is not symmetric
+
+
+def test_symmetric_values_turn_with_the_gomoku_board(tmp_path):
+    symmetric = Agent.load(random_agent(tmp_path / "g.npz", "gomoku"), symmetric=True)
+    assert symmetric.symmetries == 8
+    planes = random_positions("gomoku", 4, seed=2)
+    q = symmetric.q_batch(planes)
+    # The point at (i, j) of the turned board was point grid[i, j] of the board.
+    for image, grid in [
+        (np.rot90(planes, 1, axes=(1, 2)), np.rot90(np.arange(81).reshape(9, 9))),
+        (planes[:, ::-1], np.arange(81).reshape(9, 9)[::-1]),
+    ]:
+        np.testing.assert_allclose(symmetric.q_batch(image), q[:, grid.ravel()], atol=1e-6)
+    # q_values and act read the same averaged values.
+    observation = {"observation": planes[0], "action_mask": (planes[0].sum(-1) == 0).ravel()}
+    values = symmetric.q_values(observation)
+    assert symmetric.act(observation) == int(np.nanargmax(values))
+    np.testing.assert_allclose(values[observation["action_mask"]], q[0][observation["action_mask"]])
+
+
+def test_symmetric_needs_a_game_with_symmetries(tmp_path):
+    from boardq.agent import NoSymmetriesError
+
+    game = get_game("openspiel:breakthrough(rows=6,columns=6)")
+    net = NetworkConfig(hidden_units=(4,))
+    model = build_q_network(game.obs_shape, game.num_actions, net)
+    path = export_agent(
+        tmp_path / "b.npz", game.name, net, game.obs_shape, game.num_actions, model.get_weights()
+    )
+    assert Agent.load(path).symmetries == 1
+    with pytest.raises(NoSymmetriesError, match="boardq knows none"):
+        Agent.load(path, symmetric=True)

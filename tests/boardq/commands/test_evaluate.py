@@ -129,6 +129,29 @@ def test_text_table_for_connect_four(agents):
     assert sum(counts) == 2
 
 
+def test_symmetric_agent_says_so_in_its_header_and_json(agents):
+    args = ["connect_four", "--agent", "c4.npz", "--games", "2", "--opponent", "random"]
+    result = boardq([*args, "--symmetric"], agents)
+    assert result.returncode == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert first == (
+        "Connect Four: c4.npz (network alone, values averaged over 2 symmetries), 2 games per seat"
+    )
+    report = json.loads(boardq([*args, "--symmetric", "--json"], agents).stdout)
+    assert report["symmetries"] == 2
+    assert json.loads(boardq([*args, "--json"], agents).stdout)["symmetries"] == 1
+
+
+def test_symmetric_for_a_game_without_symmetries_is_one_line(agents):
+    game = "openspiel:breakthrough(rows=6,columns=6)"
+    result = boardq([game, "--agent", "ttt.npz", "--symmetric"], agents)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == (
+        "boardq evaluate: error: --symmetric needs board symmetries, and "
+        "Breakthrough(columns=6,rows=6) has none\n"
+    )
+
+
 def test_mcts_without_openspiel_is_one_line(agents):
     code = (
         "import sys\n"

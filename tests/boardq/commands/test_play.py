@@ -353,6 +353,33 @@ def test_search_blocks_a_threat_the_network_would_ignore(agents):
 
 
 @pytest.mark.usefixtures("this_checkout")
+def test_symmetric_values_move_the_agent_from_the_edge_to_the_centre(agents):
+    # Columns valued 0.9, 0.6, 0.3, ... in the order 1 4 3 5 2 6 7: alone the network
+    # opens in column 1; averaged with the mirror image, column 1 is worth (0.9 - 0.9) / 2
+    # and column 4 keeps its 0.6.
+    export_preference_agent(
+        agents / "c4-edge.npz", "connect_four", (6, 7, 2), [0, 3, 2, 4, 1, 5, 6]
+    )
+    args = ["connect_four", "--agent", "c4-edge.npz", "--first", "agent"]
+    plain = text_of(play(args, "quit\n", agents))
+    symmetric = text_of(play([*args, "--symmetric"], "quit\n", agents))
+    assert "│[●] ·  ·  ·  ·  ·  · │" in plain  # the bottom row: the agent's first piece
+    assert "│ ·  ·  · [●] ·  ·  · │" in symmetric
+    assert "against the agent in c4-edge.npz, values averaged over 2 symmetries" in symmetric
+
+
+@pytest.mark.usefixtures("this_checkout")
+def test_symmetric_for_a_game_without_symmetries_is_one_line_and_exit_1(agents):
+    game = "openspiel:breakthrough(rows=6,columns=6)"
+    result = play([game, "--agent", "ttt.npz", "--symmetric"], "", agents)
+    assert result.returncode == 1
+    assert result.stderr.decode() == (
+        "boardq play: error: --symmetric needs board symmetries, and "
+        "Breakthrough(columns=6,rows=6) has none\n"
+    )
+
+
+@pytest.mark.usefixtures("this_checkout")
 @pytest.mark.parametrize("depth", ["-1", "two"])
 def test_a_bad_search_depth_is_one_line_and_exit_2(agents, depth):
     result = play(["tictactoe", "--agent", "ttt.npz", "--search", depth], "", agents)
