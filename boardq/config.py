@@ -227,6 +227,12 @@ class TrainConfig:
         check=NOT_NEGATIVE,
         help="games per seat and opponent in each evaluation (0: none)",
     )
+    eval_symmetric: bool = setting(
+        False,
+        group="run",
+        help="the evaluation plays the agent with its values averaged over the board's "
+        "symmetries (evaluate --symmetric), so the best agent is the best that way",
+    )
     log_every_sec: float = setting(
         5.0, group="run", check=POSITIVE, help="seconds between progress lines and logged metrics"
     )

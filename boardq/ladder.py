@@ -58,7 +58,9 @@ class Ladder:
 
     def __init__(self, config: TrainConfig, game, run_dir: Path):
         self.specs = [spec.name for spec in config.ladder_specs()]
-        self._ladder = ",".join(self.specs)  # names the ladder in the best agent's file
+        # Names the ladder in the best agent's file: scores of another ladder, or of
+        # the other way of playing, do not compare.
+        self._ladder = ",".join(self.specs) + (" symmetric" if config.eval_symmetric else "")
         self._config, self._game, self._run_dir = config, game, Path(run_dir)
         self._proc: subprocess.Popen | None = None
         self._version = -1
@@ -96,6 +98,8 @@ class Ladder:
         command = [sys.executable, "-m", "boardq", "evaluate", game.name, "--agent", str(path)]
         command += [a for spec in self.specs for a in ("--opponent", spec)]
         command += ["--games", str(cfg.eval_games), "--seed", str(cfg.seed + self.evaluations)]
+        if cfg.eval_symmetric:
+            command.append("--symmetric")
         self._proc = subprocess.Popen(
             [*command, "--json"],
             stdout=subprocess.PIPE,
@@ -127,6 +131,8 @@ class Ladder:
 
     def _metrics(self, report: dict[str, Any]) -> dict[str, float]:
         m: dict[str, float] = {"eval/version": float(self._version)}
+        # Images of each position the agent averaged over (1: the network alone).
+        m["eval/symmetries"] = float(report.get("symmetries", 1))
         scores = []
         for name, result in report["opponents"].items():
             for key, value in result.items():

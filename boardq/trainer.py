@@ -24,7 +24,7 @@ import tensorflow as tf
 
 from boardq.builder import Builder
 from boardq.checkpointing import CONFIG_FILE, RunLock, atomic_write_text, new_run_dir
-from boardq.config import TrainConfig
+from boardq.config import ConfigError, TrainConfig
 from boardq.coordination import CoordStop, start_workers
 from boardq.errors import RunDirError
 from boardq.ladder import Ladder
@@ -89,6 +89,10 @@ class Trainer:
         self.builder = builder
         for spec in cfg.ladder_specs():  # a player that cannot play this game: one line
             check_spec(spec, self.game)
+        if cfg.eval_symmetric and len(self.game.symmetries) < 2:
+            raise ConfigError(
+                f"eval_symmetric needs board symmetries, and {self.game.title} has none"
+            )
         if self.resume_dir is None:
             atomic_write_text(self.run_dir / CONFIG_FILE, cfg.to_json())
         self.learner = builder.make_learner()

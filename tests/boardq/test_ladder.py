@@ -54,6 +54,23 @@ def test_the_ladder_scores_a_snapshot_and_keeps_the_best(tiny_config, tmp_path):
     assert ladder.poll() is None and not ladder.busy
 
 
+def test_a_symmetric_ladder_plays_the_averaged_agent_and_keeps_its_own_best(tiny_config, tmp_path):
+    cfg = tiny_config.replace(
+        eval_ladder="random", eval_games=2, hidden_units=(8,), eval_symmetric=True
+    )
+    ladder = Ladder(cfg, get_game("tictactoe"), tmp_path)
+    assert ladder.start(3, weights(0), {"train_step": 3})
+    m = wait(ladder)
+    assert m["eval/symmetries"] == 8  # the 8 images of the square, in one forward pass
+    assert Agent.load(tmp_path / BEST_AGENT_FILE).info["ladder"] == "random symmetric"
+    # A plain ladder's scores do not compare with it: a resume without it starts afresh.
+    assert (
+        Ladder(cfg.replace(eval_symmetric=False), get_game("tictactoe"), tmp_path).best_score
+        == -np.inf
+    )
+    assert Ladder(cfg, get_game("tictactoe"), tmp_path).best_score == m["eval/ladder_score"]
+
+
 def report(score):
     """What `boardq evaluate --json` prints, cut to what the ladder reads."""
     return {"opponents": {"random": {"score": score, "games": 4, "seconds": 0.1}}}
@@ -128,3 +145,7 @@ def test_training_logs_the_ladder_and_refuses_a_ladder_that_cannot_play(tiny_con
     other = cfg.replace(game="connect_four", eval_ladder="perfect")
     with pytest.raises(BoardqError, match="perfect player is for tictactoe only"):
         Trainer(other, get_game("connect_four")).build()
+    generic = get_game("openspiel:breakthrough(rows=6,columns=6)")
+    unfit = cfg.replace(game=generic.name, eval_symmetric=True)
+    with pytest.raises(BoardqError, match="eval_symmetric needs board symmetries"):
+        Trainer(unfit, generic).build()
