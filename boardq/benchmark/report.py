@@ -55,6 +55,8 @@ def _times(x: float | None) -> str:
 def _details(key: str, f: dict[str, Any]) -> str:
     """The second line of a stage: what else it measured."""
     base = key.split("[")[0]
+    if f.get("rate") is None:  # a stage that measured nothing says why, if anything
+        return f.get("note", "")
     share = f.get("time_share") or f.get("actor_time_share") or {}
     if base.startswith("collection"):
         return (

@@ -56,13 +56,13 @@ def made_up_results():
     ]
 
 
-def made_up_report(skip: tuple[str, ...] = ()):
+def made_up_report(skip: tuple[str, ...] = (), extra: tuple[StageResult, ...] = ()):
     config = get_game("tictactoe").preset.replace(replay_ratio=16.0, batch_size=256)
     monitor = UtilizationMonitor(nvml_loader=lambda: (_ for _ in ()).throw(ImportError("no")))
     monitor.status = monitor._open_nvml()
     monitor.sample()
     settings = BenchSettings(config=config, durations=Durations.quick())
-    results = [r for r in made_up_results() if r.key not in skip]
+    results = [r for r in made_up_results() if r.key not in skip] + list(extra)
     return build_report("tictactoe", settings, results, monitor, {}, 0.0, time.time())
 
 
@@ -102,6 +102,16 @@ def test_a_figure_of_skipped_stages_is_not_measured_rather_than_missed():
     render(report, Console(file=buffer, width=160))
     rows = [line for line in buffer.getvalue().splitlines() if "vectorized random play" in line]
     assert len(rows) == 1 and "not measured" in rows[0] and " no " not in rows[0], rows
+
+
+def test_a_stage_that_measured_nothing_shows_its_note_and_no_rate():
+    # On a busy machine a short full-training stage may not train for a second.
+    note = "training had not run for a second when the stage ended"
+    report = made_up_report(extra=(stage("training", None, "transitions/s", note=note),))
+    buffer = io.StringIO()
+    render(report, Console(file=buffer, width=160))
+    text = buffer.getvalue()
+    assert note in text
 
 
 def test_json_and_plot_files(tmp_path):
