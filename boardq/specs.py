@@ -43,6 +43,7 @@ __all__ = [
     "PlayerFactory",
     "PlayerSpec",
     "check_spec",
+    "check_symmetric",
     "parse_league_player",
     "parse_spec",
 ]
@@ -211,6 +212,20 @@ _CHECKS: dict[Kind, Callable[[PlayerSpec, Any, bool], None]] = {
     Kind.SEARCH: _check_search,
 }
 """What each kind needs of the game beyond an agent file (random needs nothing)."""
+
+
+def check_symmetric(game, setting: str = "--symmetric") -> None:
+    """Refuses symmetric values for a game without board symmetries, without TensorFlow.
+
+    Args:
+        game: the game (`games.Game`).
+        setting: how the asker names the option, for the message.
+
+    Raises:
+        BoardqError: the game has no board symmetries.
+    """
+    if len(game.symmetries) < 2:
+        raise BoardqError(f"{setting} needs board symmetries, and {game.title} has none")
 
 
 def check_spec(spec: PlayerSpec, game, need_path: bool = False) -> None:

@@ -24,14 +24,14 @@ import tensorflow as tf
 
 from boardq.builder import Builder
 from boardq.checkpointing import CONFIG_FILE, RunLock, atomic_write_text, new_run_dir
-from boardq.config import ConfigError, TrainConfig
+from boardq.config import TrainConfig
 from boardq.coordination import CoordStop, start_workers
 from boardq.errors import RunDirError
 from boardq.ladder import Ladder
 from boardq.loggers import JsonLinesLogger, Logger, TensorBoardLogger
 from boardq.policies import linear_epsilon
 from boardq.run_state import RunState
-from boardq.specs import check_spec
+from boardq.specs import check_spec, check_symmetric
 from games.game import Game
 
 __all__ = ["TrainResult", "Trainer"]
@@ -89,10 +89,8 @@ class Trainer:
         self.builder = builder
         for spec in cfg.ladder_specs():  # a player that cannot play this game: one line
             check_spec(spec, self.game)
-        if cfg.eval_symmetric and len(self.game.symmetries) < 2:
-            raise ConfigError(
-                f"eval_symmetric needs board symmetries, and {self.game.title} has none"
-            )
+        if cfg.eval_symmetric:
+            check_symmetric(self.game, "eval_symmetric")
         if self.resume_dir is None:
             atomic_write_text(self.run_dir / CONFIG_FILE, cfg.to_json())
         self.learner = builder.make_learner()

@@ -17,8 +17,7 @@ import json
 import time
 
 from boardq.commands.args import number
-from boardq.commands.play import check_symmetric
-from boardq.specs import FORMS, Kind, PlayerSpec, parse_spec
+from boardq.specs import FORMS, Kind, PlayerSpec, check_symmetric, parse_spec
 
 __all__ = ["SCORE_CONVENTION", "add_command", "default_opponents", "format_results", "run"]
 
@@ -102,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
     from games import get_game
 
     game = get_game(args.game)
-    check_symmetric(args.symmetric, game)
+    if args.symmetric:
+        check_symmetric(game)
     specs = list({s.name: s for s in args.opponent or default_opponents(game)}.values())
     # Everything that can be refused is refused before TensorFlow loads (seconds).
     for spec in [PlayerSpec(Kind.AGENT, "agent", path=args.agent), *specs]:

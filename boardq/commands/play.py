@@ -30,14 +30,7 @@ if TYPE_CHECKING:
     from boardq.agent import Agent
     from games import Game
 
-__all__ = [
-    "add_command",
-    "check_symmetric",
-    "first_human_seat",
-    "load_agent",
-    "newest_agent",
-    "run",
-]
+__all__ = ["add_command", "first_human_seat", "load_agent", "newest_agent", "run"]
 
 DEFAULT_RUNS_DIR = TrainConfig.__dataclass_fields__["out_dir"].default
 FIRST_CHOICES = ("human", "agent", "random")
@@ -110,12 +103,14 @@ def run(args: argparse.Namespace) -> int:
 
     from boardq.errors import BoardqError
     from boardq.session import LineReader, Session, View
+    from boardq.specs import check_symmetric
     from games import get_game
 
     game = get_game(args.game)
     if args.search and game.rules is None:
         raise BoardqError(f"--search needs rules, and boardq has none for {game.title}")
-    check_symmetric(args.symmetric, game)
+    if args.symmetric:
+        check_symmetric(game)
     path = Path(args.agent) if args.agent else newest_agent(args.runs_dir, game.dir_name)
     if hasattr(sys.stdout, "reconfigure"):
         # On a terminal that cannot show a character (say, a typed Arabic digit), escape it.
@@ -158,18 +153,6 @@ def newest_agent(runs_dir: str | Path, game_name: str) -> Path:
             f"`boardq train {shlex.quote(game_name)}`, or pass --agent PATH"
         )
     return max(candidates, key=lambda p: (p.stat().st_mtime, p.parent.name)).parent
-
-
-def check_symmetric(symmetric: bool, game: Game) -> None:
-    """Refuses `--symmetric` for a game without board symmetries (before TensorFlow loads).
-
-    Raises:
-      BoardqError: `symmetric` and the game has none.
-    """
-    from boardq.errors import BoardqError
-
-    if symmetric and len(game.symmetries) < 2:
-        raise BoardqError(f"--symmetric needs board symmetries, and {game.title} has none")
 
 
 def load_agent(path: Path, game: Game, symmetric: bool = False) -> Agent:
