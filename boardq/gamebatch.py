@@ -16,7 +16,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-__all__ = ["EnvGames", "GameBatch", "Outcome", "unwrap_guards"]
+__all__ = ["EnvGames", "GameBatch", "Outcome", "PlanesBatch", "unwrap_guards"]
 
 
 class Outcome(NamedTuple):
@@ -52,6 +52,40 @@ class GameBatch(Protocol):
     def step(self, actions: np.ndarray) -> Outcome:
         """Plays `actions[i]` (legal) in game i; finished games restart."""
         ...
+
+
+class PlanesBatch:
+    """What the vectorized batches that keep their observation planes share.
+
+    Each game's planes (int8 [*obs_shape], two channels: the mover's pieces, the
+    opponent's) are kept up to date rather than rebuilt. Seen as one uint16 per cell
+    (`_cell_pairs`, both channels), they swap the two channels of every game with one
+    in-place byte swap (the player to move changes in all of them), and a cell is
+    empty exactly where its pair is 0. A subclass sets `obs_shape` and `num_actions`,
+    fills `_legal` and steps the games.
+
+    Args:
+      num_games: the number of games stepped together.
+    """
+
+    obs_shape: tuple[int, int, int]
+    num_actions: int
+
+    def __init__(self, num_games: int):
+        if num_games < 1:
+            raise ValueError(f"num_games must be at least 1, got {num_games}")
+        self.size = int(num_games)
+        self._games = np.arange(self.size)
+        self._planes = np.zeros((self.size, *self.obs_shape), np.int8)
+        self._cell_pairs = self._planes.view(np.uint16).reshape(self.size, -1)
+        self._legal = np.ones((self.size, self.num_actions), bool)
+
+    def observe(self) -> tuple[np.ndarray, np.ndarray]:
+        """int8 planes [M, *obs_shape] and bool legal moves [M, A] of the players to move.
+
+        The arrays belong to the batch and are overwritten by the next `step`.
+        """
+        return self._planes, self._legal
 
 
 def unwrap_guards(env):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardq.gamebatch import Outcome
+from boardq.gamebatch import Outcome, PlanesBatch
 
 __all__ = ["ConnectFourVector"]
 
@@ -37,7 +37,7 @@ def _four_in_a_row(board: np.ndarray) -> np.ndarray:
     return found != 0
 
 
-class ConnectFourVector:
+class ConnectFourVector(PlanesBatch):
     """`num_games` Connect Four games, observed and stepped like PettingZoo's connect_four-v3.
 
     `player_0` (PettingZoo's first agent) moves first in every game. Observations are
@@ -52,34 +52,19 @@ class ConnectFourVector:
     num_actions = _COLS
 
     def __init__(self, num_games: int):
-        if num_games < 1:
-            raise ValueError(f"num_games must be at least 1, got {num_games}")
-        self.size = int(num_games)
-        self._games = np.arange(self.size)
+        super().__init__(num_games)
         self._mover = np.zeros(self.size, np.int64)
         self._other = np.zeros(self.size, np.int64)
         self._heights = np.zeros((self.size, _COLS), np.int8)
         self._plies = np.zeros(self.size, np.int8)
-        self._planes = np.zeros((self.size, *self.obs_shape), np.int8)
-        # The same memory seen as one uint16 per cell (both channels) swaps the
-        # channels with one in-place byte swap, and as a flat list of int8 cells it
-        # takes the new pieces with one scatter.
-        self._cell_pairs = self._planes.view(np.uint16).reshape(self.size, _CELLS)
+        # The planes seen as a flat list of int8 cells take the new pieces with one scatter.
         self._flat = self._planes.reshape(-1)
-        self._legal = np.ones((self.size, _COLS), bool)
 
     def reset(self) -> None:
         """Every game back to the empty board, the first player to move."""
         for state in (self._mover, self._other, self._heights, self._plies, self._planes):
             state[...] = 0
         self._legal[...] = True
-
-    def observe(self) -> tuple[np.ndarray, np.ndarray]:
-        """int8 planes [M, 6, 7, 2] and bool legal moves [M, 7] of the players to move.
-
-        The arrays belong to the batch and are overwritten by the next `step`.
-        """
-        return self._planes, self._legal
 
     def step(self, actions: np.ndarray) -> Outcome:
         """Drops a piece in column `actions[i]` of game i; games that end restart.

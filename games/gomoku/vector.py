@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardq.gamebatch import Outcome
+from boardq.gamebatch import Outcome, PlanesBatch
 from games.gomoku.rules import SIZE
 
 __all__ = ["GomokuVector"]
@@ -48,7 +48,7 @@ def _five_through(stones: np.ndarray) -> np.ndarray:
     return (windows == 5).any(axis=(1, 2))
 
 
-class GomokuVector:
+class GomokuVector(PlanesBatch):
     """`num_games` 9x9 Gomoku games, observed and stepped like `games.gomoku`'s environment.
 
     The first player (black) moves first in every game. Observations are the planes of
@@ -63,30 +63,15 @@ class GomokuVector:
     num_actions = _CELLS
 
     def __init__(self, num_games: int):
-        if num_games < 1:
-            raise ValueError(f"num_games must be at least 1, got {num_games}")
-        self.size = int(num_games)
-        self._games = np.arange(self.size)
+        super().__init__(num_games)
         self._plies = np.zeros(self.size, np.int16)
-        self._planes = np.zeros((self.size, *self.obs_shape), np.int8)
-        # One uint16 per point (both channels): swapped by one byte swap, and zero
-        # exactly where the point is empty.
-        self._cell_pairs = self._planes.view(np.uint16).reshape(self.size, _CELLS)
-        self._mine = self._planes.reshape(self.size, _CELLS, 2)[:, :, 0]
-        self._legal = np.ones((self.size, _CELLS), bool)
+        self._mine = self._planes.reshape(self.size, _CELLS, 2)[:, :, 0]  # channel 0, by point
 
     def reset(self) -> None:
         """Every game back to the empty board, the first player to move."""
         self._plies[...] = 0
         self._planes[...] = 0
         self._legal[...] = True
-
-    def observe(self) -> tuple[np.ndarray, np.ndarray]:
-        """int8 planes [M, 9, 9, 2] and bool legal moves [M, 81] of the players to move.
-
-        The arrays belong to the batch and are overwritten by the next `step`.
-        """
-        return self._planes, self._legal
 
     def step(self, actions: np.ndarray) -> Outcome:
         """Places a stone of the mover on point `actions[i]` of game i; games that end restart.
