@@ -60,6 +60,11 @@ class Trainer:
         self.game = game
         if config.game != game.name:
             raise RunDirError(f"the settings are for {config.game!r}, not for {game.name!r}")
+        # What cannot play this game is refused here, before a run directory is made.
+        for spec in config.ladder_specs():  # a player that cannot play this game: one line
+            check_spec(spec, game)
+        if config.eval_symmetric:
+            check_symmetric(game, "eval_symmetric")
         self.resume_dir = Path(resume_dir) if resume_dir else None
         self.run_dir: Path | None = None
         self.built = False
@@ -87,10 +92,6 @@ class Trainer:
     def _build(self) -> None:
         cfg, builder = self.config, Builder(self.config, self.game)
         self.builder = builder
-        for spec in cfg.ladder_specs():  # a player that cannot play this game: one line
-            check_spec(spec, self.game)
-        if cfg.eval_symmetric:
-            check_symmetric(self.game, "eval_symmetric")
         if self.resume_dir is None:
             atomic_write_text(self.run_dir / CONFIG_FILE, cfg.to_json())
         self.learner = builder.make_learner()

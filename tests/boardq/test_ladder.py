@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -149,3 +150,5 @@ def test_training_logs_the_ladder_and_refuses_a_ladder_that_cannot_play(tiny_con
     unfit = cfg.replace(game=generic.name, eval_symmetric=True)
     with pytest.raises(BoardqError, match="eval_symmetric needs board symmetries"):
         Trainer(unfit, generic).build()
+    # Refused before a run directory was made: only the tic-tac-toe run is there.
+    assert [p.name for p in Path(cfg.out_dir).iterdir()] == ["tictactoe"]
