@@ -258,11 +258,14 @@ class PlayerFactory:
     Attributes:
         game: the game.
         evaluated: the agent that a bare `search:D` searches with (evaluate's --agent).
+        symmetric: agents named by path (`agent:PATH`, `search:D:PATH`) average their
+            values over the board's symmetries (`league --symmetric`).
     """
 
-    def __init__(self, game, evaluated=None) -> None:
+    def __init__(self, game, evaluated=None, symmetric: bool = False) -> None:
         self.game = game
         self.evaluated = evaluated
+        self.symmetric = symmetric
         self._agents: dict[str, Any] = {}
         self._makers: dict[Kind, Callable[[PlayerSpec, int], Any]] = {
             Kind.RANDOM: lambda spec, seed: RandomPlayer(seed=seed),
@@ -271,7 +274,7 @@ class PlayerFactory:
             Kind.GREEDY: lambda spec, seed: GreedyPlayer(game.rules, seed=seed),
             Kind.PERFECT: lambda spec, seed: PerfectPlayer(game.rules, seed=seed),
             Kind.MCTS: self._mcts,
-            Kind.AGENT: lambda spec, seed: self.agent(spec.path),
+            Kind.AGENT: lambda spec, seed: self.agent(spec.path, self.symmetric),
             Kind.SEARCH: self._search,
         }
 
@@ -301,5 +304,5 @@ class PlayerFactory:
         return MCTSPlayer(self.game, spec.simulations, seed=seed)
 
     def _search(self, spec: PlayerSpec, seed: int):
-        agent = self.evaluated if spec.path is None else self.agent(spec.path)
+        agent = self.evaluated if spec.path is None else self.agent(spec.path, self.symmetric)
         return agent.searcher(spec.depth) if spec.depth else agent

@@ -4,7 +4,9 @@ Players are specs as for `evaluate --opponent` (random, winblock, perfect, mcts:
 agent:PATH, search:D:PATH) or bare paths of agent files and run directories. The
 `random` player is always in (it anchors the ratings at 0). With `--run RUN_DIR` the
 agents the run kept over time (RUN_DIR/agents/agent-<step>.npz) join, the table lists
-them in training order, and a PNG of rating against training time is written.
+them in training order, and a PNG of rating against training time is written. With
+`--symmetric` every agent averages its values over the board's symmetries, as
+`evaluate --symmetric` plays the evaluated agent.
 
 Exit codes: 0 done; 1 a bad or missing agent file or run directory, or a player the
 game cannot have (one line on stderr); 2 a bad command line.
@@ -63,6 +65,13 @@ def add_command(sub) -> None:
         "--plot", metavar="PATH", help="where --run writes its plot (default RUN_DIR/league.png)"
     )
     p.add_argument(
+        "--symmetric",
+        action="store_true",
+        help="every agent averages its network's values over the board's symmetries "
+        "(rotations and mirror images: 8 in Gomoku, 2 in Connect Four), as evaluate "
+        "--symmetric plays its agent",
+    )
+    p.add_argument(
         "--games",
         type=number(int, minimum=1),
         default=20,
@@ -80,10 +89,12 @@ def run(args: argparse.Namespace) -> int:
     from boardq.errors import BoardqError
     from boardq.league import rate, round_robin, run_snapshots
     from boardq.openspiel_bot import rule_checks
-    from boardq.specs import PlayerFactory, check_spec
+    from boardq.specs import PlayerFactory, check_spec, check_symmetric
     from games import get_game
 
     game = get_game(args.game)
+    if args.symmetric:
+        check_symmetric(game)
     snapshots = run_snapshots(args.run) if args.run else []
     kept = {str(s.path): s for s in snapshots}
     specs = [parse_spec(ANCHOR), *args.players]
@@ -93,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         raise BoardqError("a league needs at least one player besides random")
     for spec in specs:  # everything that can be refused, before TensorFlow loads
         check_spec(spec, game, need_path=True)
-    factory = PlayerFactory(game)
+    factory = PlayerFactory(game, symmetric=args.symmetric)
     players = [factory.make(spec, args.seed + k) for k, spec in enumerate(specs)]
     t0 = time.perf_counter()
     wins, draws = round_robin(players, game.make_env, args.games, args.seed, rule_checks(game))
@@ -108,13 +119,15 @@ def run(args: argparse.Namespace) -> int:
     # With --run the table keeps training order (random and extra players first).
     order = ratings if snapshots else sorted(ratings, key=lambda r: -r.rating)
     plot = _plot(args, game, timeline)
+    symmetries = len(game.symmetries) if args.symmetric else 1
     if args.json:
         result = _as_json(args, game, order, seconds, plot)
+        result["symmetries"] = symmetries
         result["matrix"] = {"players": [s.name for s in specs], "wins": wins.tolist(),
                             "draws": draws.tolist()}  # fmt: skip
         print(json.dumps(result, indent=2))
     else:
-        print("\n".join(format_table(game.title, args.games, order, seconds)))
+        print("\n".join(format_table(game.title, args.games, order, seconds, symmetries)))
         if plot:
             print(f"plot: {plot}")
     return 0
@@ -135,13 +148,19 @@ def _plot(args, game, timeline) -> str | None:
         return None
 
 
-def format_table(title: str, games_per_seat: int, ratings, seconds: float) -> list[str]:
-    """The ratings as lines of text, in the order given."""
+def format_table(
+    title: str, games_per_seat: int, ratings, seconds: float, symmetries: int = 1
+) -> list[str]:
+    """The ratings as lines of text, in the order given.
+
+    `symmetries` > 1 says that the agents' values were averaged over that many images.
+    """
     timed = any(r.extra for r in ratings)
     width = max(len("player"), *(len(r.name) for r in ratings))
+    averaged = f", agents' values averaged over {symmetries} symmetries" if symmetries > 1 else ""
     lines = [
         f"{title} league: {len(ratings)} players, {games_per_seat} games per seat per "
-        f"pairing ({seconds:.1f} s)",
+        f"pairing{averaged} ({seconds:.1f} s)",
         RATING_NOTE,
         f"  {'player':<{width}}"
         + (f" {'step':>9} {'min':>6}" if timed else "")

@@ -94,6 +94,16 @@ def test_checks_before_tensorflow(tmp_path):
         check_spec(parse_spec("search:2"), TTT, need_path=True)
 
 
+def test_a_symmetric_factory_averages_every_agent_it_loads_by_path(tmp_path):
+    path = tiny_agent(tmp_path / "a.npz", TTT)
+    plain, symmetric = PlayerFactory(TTT), PlayerFactory(TTT, symmetric=True)
+    assert plain.make(parse_spec(f"agent:{path}"), 0).symmetries == 1
+    agent = symmetric.make(parse_spec(f"agent:{path}"), 0)
+    assert agent.symmetries == 8 and agent is symmetric.agent(path, True)
+    assert symmetric.make(parse_spec(f"search:2:{path}"), 0) is agent.searcher(2)
+    assert plain.make(parse_spec(f"search:2:{path}"), 0) is not agent.searcher(2)
+
+
 def test_the_factory_builds_each_kind(tmp_path):
     factory = PlayerFactory(TTT)
     assert isinstance(factory.make(parse_spec("random"), 0), RandomPlayer)

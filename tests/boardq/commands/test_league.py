@@ -67,6 +67,11 @@ def league(args: list[str], cwd: Path, block_matplotlib: bool = False):
         (["tictactoe", "--run", "."], 1, "has no agents/ folder"),
         (["tictactoe", "--run", "nowhere"], 1, "run directory nowhere does not exist"),
         (["tictactoe", "random", "--games", "0"], 2, "expected a whole number >= 1"),
+        (
+            ["openspiel:breakthrough(rows=6,columns=6)", "winblock", "--symmetric"],
+            1,
+            "--symmetric needs board symmetries, and Breakthrough(columns=6,rows=6) has none",
+        ),
     ],
 )
 def test_bad_players_and_runs_are_one_line(run_dir, args, code, message):
@@ -93,6 +98,7 @@ def test_run_agents_rated_in_training_order_as_json_with_a_plot(run_dir):
     assert [p["train_step"] for p in kept] == sorted(STEPS)
     assert [p["minutes"] for p in kept] == pytest.approx([0.001 * s for s in sorted(STEPS)])
     assert report["plot"] == str(run_dir / "league.png")
+    assert report["symmetries"] == 1
     assert (run_dir / "league.png").read_bytes()[:4] == b"\x89PNG"
     wins, draws = np.array(report["matrix"]["wins"]), np.array(report["matrix"]["draws"])
     np.testing.assert_array_equal(wins + wins.T + draws, 8 * (1 - np.eye(5)))
@@ -113,3 +119,15 @@ def test_table_without_matplotlib_says_so_in_one_line(run_dir, tmp_path):
     assert [row[0] for row in rows] == ["random"] + [f"agent-{s:09d}" for s in sorted(STEPS)]
     assert rows[0][1:5] == ["0", "0", "to", "0"]
     assert [row[1] for row in rows[1:]] == [str(s) for s in sorted(STEPS)]
+
+
+def test_symmetric_agents_say_so_in_the_table_and_json(run_dir, tmp_path):
+    args = ["tictactoe", "--run", str(run_dir), "--games", "2", "--plot", str(tmp_path / "p.png")]
+    table = league([*args, "--symmetric"], run_dir.parent)
+    assert table.returncode == 0, table.stderr
+    assert table.stdout.splitlines()[0].startswith(
+        "Tic-tac-toe league: 4 players, 2 games per seat per pairing, "
+        "agents' values averaged over 8 symmetries ("
+    )
+    report = json.loads(league([*args, "--symmetric", "--json"], run_dir.parent).stdout)
+    assert report["symmetries"] == 8
