@@ -240,10 +240,14 @@ def learner_stages(
         }
         return Variant(counters, start=lambda: setattr(loop, "mode", mode))
 
-    learner.train_on(element)  # traces the ceiling's call here, on the main thread
-    workers = [("learner", functools.partial(loop.run, stop)), ("feeder", feeder)]
-    threads = start_workers(coord, workers)
+    threads = start_workers(coord, [("feeder", feeder)])
     try:
+        # Each source's first call traces it (and the fed pipeline starts its generator
+        # and prefetch): seconds on a busy machine, so here, on the main thread, before
+        # any segment is timed.
+        for source in sources.values():
+            source()
+        threads += start_workers(coord, [("learner", functools.partial(loop.run, stop))])
         m = run_segments({s: variant(s) for s in sources}, seconds, rounds, 0.3, stop)
     finally:
         coord.request_stop()
