@@ -182,6 +182,11 @@ class Agent:
     def symmetries(self) -> int:
         return max(1, len(self._symmetries))
 
+    @property
+    def chosen_symmetric(self) -> bool:
+        """Its run's ladder chose it played with values averaged over the symmetries."""
+        return str(self.info.get("ladder", "")).endswith(" symmetric")
+
     @classmethod
     def load(cls, path: str | Path, game: str | None = None, symmetric: bool = False) -> Agent:
         """Loads an exported agent file, or the one in a run directory.

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import os
+import signal
 
 import numpy as np
 import pytest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+# Started in the background by a shell without job control (`pytest ... &`), the suite
+# inherits Ctrl-C ignored, and so would every command it starts: the Ctrl-C checks
+# would then test nothing a user sees. A handler (unlike "ignore") is not inherited
+# across exec, so this gives every child the default, as at a terminal.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture

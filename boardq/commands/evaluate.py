@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 from boardq.commands.args import number
@@ -109,6 +110,12 @@ def run(args: argparse.Namespace) -> int:
         check_spec(spec, game)
     factory = PlayerFactory(game)
     factory.evaluated = agent = factory.agent(args.agent, symmetric=args.symmetric)
+    if agent.chosen_symmetric and not args.symmetric:
+        print(
+            f"boardq evaluate: note: the run chose {agent.path} played --symmetric; "
+            "this evaluates the network alone",
+            file=sys.stderr,
+        )
     player = agent.searcher(args.search) if args.search else agent
     observers = rule_checks(game)
     results = {}

@@ -123,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
     if args.symmetric:
         searching += f", values averaged over {agent.symmetries} symmetries"
     view.say(f"{game.title} against the agent in {agent.path}{searching}", "bold")
+    if agent.chosen_symmetric and not args.symmetric:
+        view.say("its run chose it played --symmetric: add --symmetric to play it that way")
     advisor = agent.searcher(args.search) if args.search else agent
     session = Session(
         game, advisor, view, LineReader(console), hints=args.hints, search_depth=args.search

@@ -24,13 +24,15 @@ TTT_ORDER = [4, 0, 8, 6, 2, 3, 1, 5, 7]  # centre, corners, edges (PettingZoo ac
 C4_ORDER = [3, 2, 4, 1, 5, 0, 6]
 
 
-def export_preference_agent(path: Path, game: str, obs_shape, order: list[int]) -> Path:
+def export_preference_agent(
+    path: Path, game: str, obs_shape, order: list[int], info: dict | None = None
+) -> Path:
     """An agent whose values are fixed: linearly from +0.9 (order[0]) down to -0.9."""
     bias = np.zeros(len(order), np.float32)
     bias[order] = np.linspace(0.9, -0.9, len(order))
     weights = [np.zeros((int(np.prod(obs_shape)), len(order)), np.float32), bias]
     network = NetworkConfig(conv_filters=(), hidden_units=())
-    return export_agent(path, game, network, obs_shape, len(order), weights)
+    return export_agent(path, game, network, obs_shape, len(order), weights, info)
 
 
 @pytest.fixture(scope="module")
@@ -140,6 +142,27 @@ def test_symmetric_agent_says_so_in_its_header_and_json(agents):
     report = json.loads(boardq([*args, "--symmetric", "--json"], agents).stdout)
     assert report["symmetries"] == 2
     assert json.loads(boardq([*args, "--json"], agents).stdout)["symmetries"] == 1
+
+
+def test_an_agent_its_ladder_chose_played_symmetric_is_named_so_when_evaluated_alone(agents):
+    # What a Connect Four preset run keeps as its best agent: the ladder played it
+    # --symmetric (docs/training.md).
+    info = {"ladder": "random,winblock,mcts:100 symmetric", "ladder_score": 0.9}
+    export_preference_agent(agents / "c4-chosen.npz", "connect_four", (6, 7, 2), C4_ORDER, info)
+    args = ["connect_four", "--agent", "c4-chosen.npz", "--games", "1", "--opponent", "random"]
+    alone = boardq([*args, "--json"], agents)
+    assert alone.returncode == 0, alone.stderr
+    assert alone.stderr == (
+        "boardq evaluate: note: the run chose c4-chosen.npz played --symmetric; "
+        "this evaluates the network alone\n"
+    )
+    assert json.loads(alone.stdout)["symmetries"] == 1  # the note leaves the JSON whole
+    averaged = boardq([*args, "--symmetric"], agents)
+    assert averaged.returncode == 0 and averaged.stderr == "", averaged.stderr
+    plain = boardq(
+        ["connect_four", "--agent", "c4.npz", "--games", "1", "--opponent", "random"], agents
+    )
+    assert plain.returncode == 0 and plain.stderr == "", plain.stderr
 
 
 def test_symmetric_for_a_game_without_symmetries_is_one_line(agents):

@@ -38,7 +38,12 @@ C4_ORDER = [3, 2, 4, 1, 5, 0, 6]  # columns 4 3 5 2 6 1 7
 
 
 def export_preference_agent(
-    path: Path, game: str, obs_shape: tuple[int, ...], order: list[int], num_actions: int = 0
+    path: Path,
+    game: str,
+    obs_shape: tuple[int, ...],
+    order: list[int],
+    num_actions: int = 0,
+    info: dict | None = None,
 ) -> Path:
     """An agent whose values are fixed: linearly from +0.9 (order[0]) down to -0.9."""
     num_actions = num_actions or len(order)
@@ -47,7 +52,7 @@ def export_preference_agent(
     weights = [np.zeros((int(np.prod(obs_shape)), num_actions), np.float32), bias]
     network = NetworkConfig(conv_filters=(), hidden_units=())
     path.parent.mkdir(parents=True, exist_ok=True)
-    return export_agent(path, game, network, obs_shape, num_actions, weights)
+    return export_agent(path, game, network, obs_shape, num_actions, weights, info)
 
 
 @pytest.fixture(scope="module")
@@ -366,6 +371,18 @@ def test_symmetric_values_move_the_agent_from_the_edge_to_the_centre(agents):
     assert "│[●] ·  ·  ·  ·  ·  · │" in plain  # the bottom row: the agent's first piece
     assert "│ ·  ·  · [●] ·  ·  · │" in symmetric
     assert "against the agent in c4-edge.npz, values averaged over 2 symmetries" in symmetric
+
+
+@pytest.mark.usefixtures("this_checkout")
+def test_an_agent_its_ladder_chose_played_symmetric_says_how_to_play_it_that_way(agents):
+    info = {"ladder": "random,winblock,mcts:100 symmetric", "ladder_score": 0.9}
+    export_preference_agent(
+        agents / "c4-chosen.npz", "connect_four", (6, 7, 2), C4_ORDER, info=info
+    )
+    args = ["connect_four", "--agent", "c4-chosen.npz", "--first", "agent"]
+    note = "its run chose it played --symmetric: add --symmetric to play it that way"
+    assert note in text_of(play(args, "quit\n", agents))
+    assert note not in text_of(play([*args, "--symmetric"], "quit\n", agents))
 
 
 @pytest.mark.usefixtures("this_checkout")
