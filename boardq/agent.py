@@ -40,6 +40,9 @@ class NoSymmetriesError(BoardqError, ValueError):
 
 FORMAT = "boardq-agent"
 FORMAT_VERSION = 1
+# Ends the ladder's name in a best agent's info (`info["ladder"]`) when the ladder played
+# it with values averaged over the symmetries (boardq/ladder.py).
+SYMMETRIC_LADDER = " symmetric"
 
 
 def export_agent(
@@ -185,7 +188,7 @@ class Agent:
     @property
     def chosen_symmetric(self) -> bool:
         """Its run's ladder chose it played with values averaged over the symmetries."""
-        return str(self.info.get("ladder", "")).endswith(" symmetric")
+        return str(self.info.get("ladder", "")).endswith(SYMMETRIC_LADDER)
 
     @classmethod
     def load(cls, path: str | Path, game: str | None = None, symmetric: bool = False) -> Agent:

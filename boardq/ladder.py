@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from boardq.agent import export_agent, read_header
+from boardq.agent import SYMMETRIC_LADDER, export_agent, read_header
 from boardq.checkpointing import BEST_AGENT_FILE
 from boardq.config import TrainConfig
 from boardq.errors import AgentFileError
@@ -60,7 +60,7 @@ class Ladder:
         self.specs = [spec.name for spec in config.ladder_specs()]
         # Names the ladder in the best agent's file: scores of another ladder, or of
         # the other way of playing, do not compare.
-        self._ladder = ",".join(self.specs) + (" symmetric" if config.eval_symmetric else "")
+        self._ladder = ",".join(self.specs) + (SYMMETRIC_LADDER if config.eval_symmetric else "")
         self._config, self._game, self._run_dir = config, game, Path(run_dir)
         self._proc: subprocess.Popen | None = None
         self._version = -1
