@@ -41,6 +41,9 @@ class ReplayFeed:
       symmetries: board symmetries for augmentation (empty: none).
       batches_per_element: K, the batches in each element (the learner's
         `steps_per_call`).
+
+    `ended` is True once a generator call returned because `stop` was set (not while
+    it is suspended at a `yield`).
     """
 
     def __init__(
@@ -67,6 +70,7 @@ class ReplayFeed:
         self.poll_sec = poll_sec
         self._rng = np.random.default_rng(seed)
         self.batches = 0
+        self.ended = False
         self._augment = make_augmenter(self.symmetries, ring.obs_shape)
 
     def drain(self) -> int:
@@ -99,12 +103,14 @@ class ReplayFeed:
 
     def __call__(self) -> Iterator[dict[str, np.ndarray]]:
         """Elements of K batches, [K, B, ...], until `stop` is set."""
+        self.ended = False
         while not self.stop.is_set():
             element = self._next_ready()
             if element is not None:
                 yield element
                 continue
             self._wait_for_chunk()
+        self.ended = True
 
 
 def prefetched(ds: tf.data.Dataset, elements: int = 2) -> tf.data.Dataset:

@@ -264,7 +264,24 @@ class Trainer:
         """
         if self.built:
             self.collection.close()
+            self._end_input_pipeline()
             self.lock.release()
+
+    def _end_input_pipeline(self) -> None:
+        """Runs the feed's generator to its end, here on the main thread.
+
+        With the stop set, the generator returns at its next call, so this takes at
+        most the elements already prefetched. `from_generator` then runs its Python
+        finalizer now, while the interpreter runs, instead of when the iterator is
+        destroyed, which for a run left to the interpreter's exit is during
+        finalization, when TensorFlow's threads can no longer call Python.
+        """
+        self.stop.set()
+        try:
+            for _ in self._iterator:
+                pass
+        except Exception:  # the pipeline failed: its error was already raised, or is moot
+            pass
 
     def _run(self, extra: Sequence[Logger], say: Callable[[str], None]) -> TrainResult:
         cfg = self.config

@@ -49,6 +49,9 @@ def test_training_runs_every_actor_and_writes_the_run(tiny_config):
     np.testing.assert_allclose(
         agent.weights()[0], trainer.learner.online.get_weights()[0], rtol=0, atol=0
     )
+    # The run ended its input pipeline itself: the generator returned rather than being
+    # left suspended (usually with full prefetch buffers) for the interpreter's exit.
+    assert trainer.feed.ended
 
 
 class BrokenBoard(BaseWrapper):
@@ -88,6 +91,7 @@ def test_an_actor_exception_stops_training_and_surfaces(tiny_config):
     with pytest.raises(RuntimeError, match="caught fire"):
         trainer.run()
     assert not any(t.is_alive() for t in threading.enumerate() if t.name.startswith("actor"))
+    assert trainer.feed.ended
 
 
 def test_resume_continues_from_the_checkpoint(tiny_config):
