@@ -3,7 +3,7 @@
 
 import sys
 
-from boardq.commands import main
+from boardq.commands import entry
 
 if __name__ == "__main__":
-    sys.exit(main(["bench", *sys.argv[1:]]))
+    entry(["bench", *sys.argv[1:]])

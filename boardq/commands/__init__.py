@@ -6,15 +6,17 @@ imported lazily where it needs TensorFlow, so `boardq --help` stays fast.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from boardq._quiet import import_tensorflow_quietly
 from boardq.commands import bench, evaluate, league, play, train
 from boardq.commands.args import Parser
 from boardq.errors import EXIT_ERROR, EXIT_INTERRUPTED, BoardqError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "entry", "main"]
 
 _COMMANDS = (train, play, evaluate, league, bench)
 
@@ -51,5 +53,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
 
 
+def entry(argv: Sequence[str] | None = None) -> NoReturn:
+    """The `boardq` program: `main`, then the process ends with its exit code.
+
+    Every command closes what it opened (the run directory and its logs, actor
+    processes, the ladder's process) before it returns, so only stdout and stderr are
+    left to flush. The interpreter's own teardown is then skipped (`os._exit`): it
+    destroys TensorFlow's objects when TensorFlow's threads can no longer run Python,
+    and a training run that had saved and printed everything once hung there for
+    minutes instead of exiting. Usage errors, `--help` and `--version` exit from the
+    parser as usual (TensorFlow is not started then).
+    """
+    code = main(argv)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: what was left unsaid is lost
+            code = code or EXIT_ERROR
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()
