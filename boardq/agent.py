@@ -140,6 +140,11 @@ def _check_game_shapes(path: Path, header: dict[str, Any]) -> None:
         )
 
 
+def _chosen_symmetric(info: dict[str, Any]) -> bool:
+    """Whether an agent's info says its run's ladder played it `symmetric`."""
+    return str(info.get("ladder", "")).endswith(SYMMETRIC_LADDER)
+
+
 class Agent:
     """A trained player: greedy over legal moves, or with a lookahead search.
 
@@ -188,17 +193,22 @@ class Agent:
     @property
     def chosen_symmetric(self) -> bool:
         """Its run's ladder chose it played with values averaged over the symmetries."""
-        return str(self.info.get("ladder", "")).endswith(SYMMETRIC_LADDER)
+        return _chosen_symmetric(self.info)
 
     @classmethod
-    def load(cls, path: str | Path, game: str | None = None, symmetric: bool = False) -> Agent:
+    def load(
+        cls, path: str | Path, game: str | None = None, symmetric: bool | None = None
+    ) -> Agent:
         """Loads an exported agent file, or the one in a run directory.
 
         Args:
           path: an agent file, or a run directory (its best-agent.npz, else agent.npz).
           game: if given, the agent must be for this game.
           symmetric: average the network's values over the board's symmetries (every
-            rotation and mirror image of the position that the game allows).
+            rotation and mirror image of the position that the game allows). None (the
+            default): as the agent's run chose it; a best agent its ladder played
+            averaged (`chosen_symmetric`, the Connect Four and Gomoku presets') plays
+            averaged, any other agent plays its network alone.
 
         Raises:
           AgentFileError: missing, unreadable, other game, or wrong shapes.
@@ -225,7 +235,10 @@ class Agent:
         if [tuple(w.shape) for w in weights] != expected:
             raise AgentFileError(f"{path}: weights do not match the network in its header")
         model.set_weights(weights)
-        return cls(header["game"], model, header.get("info", {}), path, symmetric)
+        info = header.get("info", {})
+        if symmetric is None:
+            symmetric = _chosen_symmetric(info)
+        return cls(header["game"], model, info, path, symmetric)
 
     @property
     def num_actions(self) -> int:

@@ -98,8 +98,7 @@ class Ladder:
         command = [sys.executable, "-m", "boardq", "evaluate", game.name, "--agent", str(path)]
         command += [a for spec in self.specs for a in ("--opponent", spec)]
         command += ["--games", str(cfg.eval_games), "--seed", str(cfg.seed + self.evaluations)]
-        if cfg.eval_symmetric:
-            command.append("--symmetric")
+        command.append("--symmetric" if cfg.eval_symmetric else "--no-symmetric")
         self._proc = subprocess.Popen(
             [*command, "--json"],
             stdout=subprocess.PIPE,

@@ -258,15 +258,16 @@ class PlayerFactory:
     Attributes:
         game: the game.
         evaluated: the agent that a bare `search:D` searches with (evaluate's --agent).
-        symmetric: agents named by path (`agent:PATH`, `search:D:PATH`) average their
-            values over the board's symmetries (`league --symmetric`).
+        symmetric: whether agents named by path (`agent:PATH`, `search:D:PATH`) average
+            their values over the board's symmetries (`league --symmetric`); None: each
+            as its run chose (`Agent.load`; evaluate's opponents).
     """
 
-    def __init__(self, game, evaluated=None, symmetric: bool = False) -> None:
+    def __init__(self, game, evaluated=None, symmetric: bool | None = False) -> None:
         self.game = game
         self.evaluated = evaluated
         self.symmetric = symmetric
-        self._agents: dict[str, Any] = {}
+        self._agents: dict[tuple[str, bool | None], Any] = {}
         self._makers: dict[Kind, Callable[[PlayerSpec, int], Any]] = {
             Kind.RANDOM: lambda spec, seed: RandomPlayer(seed=seed),
             Kind.WINBLOCK: lambda spec, seed: WinBlockPlayer(game.rules, seed=seed),
@@ -283,12 +284,13 @@ class PlayerFactory:
         check_spec(spec, self.game, need_path=self.evaluated is None)
         return self._makers[spec.kind](spec, seed)
 
-    def agent(self, path: str | Path, symmetric: bool = False):
+    def agent(self, path: str | Path, symmetric: bool | None = False):
         """The agent at `path`, loaded on first use (imports TensorFlow).
 
-        `symmetric` averages its values over the board's symmetries (`Agent.load`).
+        `symmetric` averages its values over the board's symmetries; None: as its run
+        chose (`Agent.load`).
         """
-        key = f"{path}{' symmetric' if symmetric else ''}"
+        key = (str(path), symmetric)
         if key not in self._agents:
             from boardq._quiet import quiet_native_logs
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 
 from boardq.commands.args import number
@@ -63,9 +62,12 @@ def add_command(sub) -> None:
     )
     p.add_argument(
         "--symmetric",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="the evaluated agent averages its network's values over the board's "
-        "symmetries (rotations and mirror images: 8 in Gomoku, 2 in Connect Four)",
+        "symmetries (rotations and mirror images: 8 in Gomoku, 2 in Connect Four), or "
+        "not (--no-symmetric: its network alone); default: as its run chose, which for "
+        "the Connect Four and Gomoku presets' best agents is averaged",
     )
     p.add_argument(
         "--games", type=number(int, minimum=1), default=100, help="games per seat (default 100)"
@@ -108,14 +110,9 @@ def run(args: argparse.Namespace) -> int:
     # Everything that can be refused is refused before TensorFlow loads (seconds).
     for spec in [PlayerSpec(Kind.AGENT, "agent", path=args.agent), *specs]:
         check_spec(spec, game)
-    factory = PlayerFactory(game)
+    # Agents play as their runs chose (averaged or not) unless --[no-]symmetric says.
+    factory = PlayerFactory(game, symmetric=None)
     factory.evaluated = agent = factory.agent(args.agent, symmetric=args.symmetric)
-    if agent.chosen_symmetric and not args.symmetric:
-        print(
-            f"boardq evaluate: note: the run chose {agent.path} played --symmetric; "
-            "this evaluates the network alone",
-            file=sys.stderr,
-        )
     player = agent.searcher(args.search) if args.search else agent
     observers = rule_checks(game)
     results = {}
@@ -132,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
         "agent": str(agent.path),
         "search_depth": args.search,
         "symmetries": agent.symmetries,
+        "symmetric_as_its_run_chose": args.symmetric is None,
         "games_per_seat": args.games,
         "score": SCORE_CONVENTION,
         "rules_checked_by_openspiel": bool(observers),
@@ -149,6 +147,8 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
     how = f"depth-{depth} search" if depth else "network alone"
     if header.get("symmetries", 1) > 1:
         how += f", values averaged over {header['symmetries']} symmetries"
+        if header.get("symmetric_as_its_run_chose"):
+            how += " as its run chose"
     lines = [
         f"{title}: {header['agent']} ({how}), {header['games_per_seat']} games per seat",
         "score = mean points per game (win 1, draw 0.5, loss 0), with its 95% interval",

@@ -87,10 +87,13 @@ def add_command(subparsers) -> None:
     )
     p.add_argument(
         "--symmetric",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="average the network's values over the board's symmetries (its rotations "
-        "and mirror images: 8 in Gomoku, 2 in Connect Four); a stronger agent for one "
-        "batched forward pass",
+        "and mirror images: 8 in Gomoku, 2 in Connect Four), a stronger agent for one "
+        "batched forward pass, or not (--no-symmetric: the network alone); default: as "
+        "its run chose, which for the Connect Four and Gomoku presets' best agents is "
+        "averaged",
     )
     p.add_argument("--ascii", action="store_true", help="draw the board with ASCII characters only")
     # TensorFlow is imported (quietly) only once the agent file has been checked.
@@ -120,11 +123,11 @@ def run(args: argparse.Namespace) -> int:
     agent = load_agent(path, game, args.symmetric)
     view = View(console, game.text, ascii_only)
     searching = f", searching {args.search} moves ahead" if args.search else ""
-    if args.symmetric:
+    if agent.symmetries > 1:
         searching += f", values averaged over {agent.symmetries} symmetries"
+        if args.symmetric is None:
+            searching += " as its run chose (--no-symmetric: the network alone)"
     view.say(f"{game.title} against the agent in {agent.path}{searching}", "bold")
-    if agent.chosen_symmetric and not args.symmetric:
-        view.say("its run chose it played --symmetric: add --symmetric to play it that way")
     advisor = agent.searcher(args.search) if args.search else agent
     session = Session(
         game, advisor, view, LineReader(console), hints=args.hints, search_depth=args.search
@@ -157,8 +160,10 @@ def newest_agent(runs_dir: str | Path, game_name: str) -> Path:
     return max(candidates, key=lambda p: (p.stat().st_mtime, p.parent.name)).parent
 
 
-def load_agent(path: Path, game: Game, symmetric: bool = False) -> Agent:
+def load_agent(path: Path, game: Game, symmetric: bool | None = None) -> Agent:
     """Loads an agent for `game` and runs it once, so its first reply is immediate.
+
+    `symmetric`: as `Agent.load`'s (None: as its run chose).
 
     Raises:
       AgentFileError: missing, unreadable, for another game, or the wrong shape.

@@ -7,7 +7,7 @@ import pettingzoo
 import pytest
 
 from boardq import Agent
-from boardq.agent import export_agent
+from boardq.agent import SYMMETRIC_LADDER, export_agent
 from boardq.config import NetworkConfig
 from boardq.errors import AgentFileError
 from boardq.networks import build_q_network
@@ -210,6 +210,24 @@ def test_symmetric_values_average_the_mirror_image_in_connect_four(tmp_path):
     want = (plain.q_batch(planes) + plain.q_batch(mirrored)[:, ::-1]) / 2
     np.testing.assert_allclose(symmetric.q_batch(planes), want, rtol=1e-5, atol=1e-6)
     assert not np.allclose(plain.q_batch(planes), want)  # the network alone is not symmetric
+
+
+def test_an_agent_plays_averaged_by_default_when_its_run_chose_it_so(tmp_path):
+    path = random_agent(tmp_path / "c4.npz", "connect_four")
+    agent = Agent.load(path)
+    assert (agent.chosen_symmetric, agent.symmetries) == (False, 1)
+    # The best agent of a run whose ladder played it --symmetric (the preset's).
+    marked = tmp_path / "best.npz"
+    ladder = {"ladder": "random,winblock,mcts:100" + SYMMETRIC_LADDER}
+    net = NetworkConfig(hidden_units=(16,))
+    export_agent(marked, "connect_four", net, (6, 7, 2), 7, agent.weights(), ladder)
+    best = Agent.load(marked)
+    assert (best.chosen_symmetric, best.symmetries) == (True, 2)
+    assert Agent.load(marked, symmetric=False).symmetries == 1
+    planes = random_positions("connect_four", 4, seed=3)
+    np.testing.assert_allclose(
+        best.q_batch(planes), Agent.load(path, symmetric=True).q_batch(planes), atol=1e-6
+    )
 
 
 def test_symmetric_values_turn_with_the_gomoku_board(tmp_path):

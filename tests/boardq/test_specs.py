@@ -25,12 +25,12 @@ TTT = get_game("tictactoe")
 C4 = get_game("connect_four")
 
 
-def tiny_agent(path, game) -> str:
+def tiny_agent(path, game, info: dict | None = None) -> str:
     """An agent file with a network of zeros (no TensorFlow needed to write it)."""
     size = int(np.prod(game.obs_shape))
     weights = [np.zeros((size, game.num_actions), np.float32), np.zeros(game.num_actions)]
     net = NetworkConfig(conv_filters=(), hidden_units=())
-    export_agent(path, game.name, net, game.obs_shape, game.num_actions, weights)
+    export_agent(path, game.name, net, game.obs_shape, game.num_actions, weights, info)
     return str(path)
 
 
@@ -102,6 +102,22 @@ def test_a_symmetric_factory_averages_every_agent_it_loads_by_path(tmp_path):
     assert agent.symmetries == 8 and agent is symmetric.agent(path, True)
     assert symmetric.make(parse_spec(f"search:2:{path}"), 0) is agent.searcher(2)
     assert plain.make(parse_spec(f"search:2:{path}"), 0) is not agent.searcher(2)
+
+
+def test_an_undecided_factory_plays_each_agent_as_its_run_chose(tmp_path):
+    # A best agent whose run's ladder played it averaged (the Connect Four preset's).
+    info = {"ladder": "random,winblock,mcts:100 symmetric", "ladder_score": 0.9}
+    chosen = tiny_agent(tmp_path / "chosen.npz", C4, info)
+    other = tiny_agent(tmp_path / "other.npz", C4, {"ladder": "random,winblock,mcts:100"})
+    undecided = PlayerFactory(C4, symmetric=None)
+    assert undecided.make(parse_spec(f"agent:{chosen}"), 0).symmetries == 2
+    assert undecided.make(parse_spec(f"search:2:{chosen}"), 0) is undecided.agent(
+        chosen, None
+    ).searcher(2)
+    assert undecided.make(parse_spec(f"agent:{other}"), 0).symmetries == 1
+    # A decided factory (the league's) plays every agent its way.
+    assert PlayerFactory(C4).make(parse_spec(f"agent:{chosen}"), 0).symmetries == 1
+    assert PlayerFactory(C4, symmetric=True).make(parse_spec(f"agent:{other}"), 0).symmetries == 2
 
 
 def test_the_factory_builds_each_kind(tmp_path):

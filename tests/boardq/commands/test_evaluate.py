@@ -144,25 +144,29 @@ def test_symmetric_agent_says_so_in_its_header_and_json(agents):
     assert json.loads(boardq([*args, "--json"], agents).stdout)["symmetries"] == 1
 
 
-def test_an_agent_its_ladder_chose_played_symmetric_is_named_so_when_evaluated_alone(agents):
+def test_an_agent_its_ladder_chose_played_symmetric_is_evaluated_so_unless_told_otherwise(
+    agents,
+):
     # What a Connect Four preset run keeps as its best agent: the ladder played it
     # --symmetric (docs/training.md).
     info = {"ladder": "random,winblock,mcts:100 symmetric", "ladder_score": 0.9}
     export_preference_agent(agents / "c4-chosen.npz", "connect_four", (6, 7, 2), C4_ORDER, info)
     args = ["connect_four", "--agent", "c4-chosen.npz", "--games", "1", "--opponent", "random"]
-    alone = boardq([*args, "--json"], agents)
-    assert alone.returncode == 0, alone.stderr
-    assert alone.stderr == (
-        "boardq evaluate: note: the run chose c4-chosen.npz played --symmetric; "
-        "this evaluates the network alone\n"
+    chosen = boardq(args, agents)
+    assert chosen.returncode == 0 and chosen.stderr == "", chosen.stderr
+    assert chosen.stdout.splitlines()[0] == (
+        "Connect Four: c4-chosen.npz (network alone, values averaged over 2 symmetries as "
+        "its run chose), 1 games per seat"
     )
-    assert json.loads(alone.stdout)["symmetries"] == 1  # the note leaves the JSON whole
-    averaged = boardq([*args, "--symmetric"], agents)
-    assert averaged.returncode == 0 and averaged.stderr == "", averaged.stderr
-    plain = boardq(
-        ["connect_four", "--agent", "c4.npz", "--games", "1", "--opponent", "random"], agents
+    report = json.loads(boardq([*args, "--json"], agents).stdout)
+    assert report["symmetries"] == 2 and report["symmetric_as_its_run_chose"] is True
+    alone = json.loads(boardq([*args, "--no-symmetric", "--json"], agents).stdout)
+    assert alone["symmetries"] == 1 and alone["symmetric_as_its_run_chose"] is False
+    # An agent without the mark plays its network alone unless --symmetric.
+    plain = json.loads(
+        boardq(["connect_four", "--agent", "c4.npz", "--games", "1", "--json"], agents).stdout
     )
-    assert plain.returncode == 0 and plain.stderr == "", plain.stderr
+    assert plain["symmetries"] == 1
 
 
 def test_symmetric_for_a_game_without_symmetries_is_one_line(agents):

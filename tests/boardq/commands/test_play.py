@@ -374,15 +374,23 @@ def test_symmetric_values_move_the_agent_from_the_edge_to_the_centre(agents):
 
 
 @pytest.mark.usefixtures("this_checkout")
-def test_an_agent_its_ladder_chose_played_symmetric_says_how_to_play_it_that_way(agents):
+def test_an_agent_its_ladder_chose_played_symmetric_plays_so_unless_told_otherwise(agents):
+    # A best agent its run's ladder played --symmetric (the Connect Four preset's), with
+    # the edge-loving values above: averaged it opens in the centre, alone at the edge.
     info = {"ladder": "random,winblock,mcts:100 symmetric", "ladder_score": 0.9}
     export_preference_agent(
-        agents / "c4-chosen.npz", "connect_four", (6, 7, 2), C4_ORDER, info=info
+        agents / "c4-chosen.npz", "connect_four", (6, 7, 2), [0, 3, 2, 4, 1, 5, 6], info=info
     )
     args = ["connect_four", "--agent", "c4-chosen.npz", "--first", "agent"]
-    note = "its run chose it played --symmetric: add --symmetric to play it that way"
-    assert note in text_of(play(args, "quit\n", agents))
-    assert note not in text_of(play([*args, "--symmetric"], "quit\n", agents))
+    chosen = text_of(play(args, "quit\n", agents))
+    alone = text_of(play([*args, "--no-symmetric"], "quit\n", agents))
+    assert "│ ·  ·  · [●] ·  ·  · │" in chosen
+    assert (
+        "against the agent in c4-chosen.npz, values averaged over 2 symmetries as its run "
+        "chose (--no-symmetric: the network alone)"
+    ) in chosen
+    assert "│[●] ·  ·  ·  ·  ·  · │" in alone
+    assert "averaged" not in alone
 
 
 @pytest.mark.usefixtures("this_checkout")
