@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
 def format_results(title: str, header: dict, results: dict[str, dict[str, float]]) -> list[str]:
     """The results as lines of text: one per opponent and seat, then both seats."""
     depth = header["search_depth"]
-    how = f"depth-{depth} search" if depth else "network alone"
+    how = f"depth-{depth} search" if depth else "greedy, no search"
     if header.get("symmetries", 1) > 1:
         how += f", values averaged over {header['symmetries']} symmetries"
         if header.get("symmetric_as_its_run_chose"):

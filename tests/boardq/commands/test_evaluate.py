@@ -137,7 +137,8 @@ def test_symmetric_agent_says_so_in_its_header_and_json(agents):
     assert result.returncode == 0, result.stderr
     first = result.stdout.splitlines()[0]
     assert first == (
-        "Connect Four: c4.npz (network alone, values averaged over 2 symmetries), 2 games per seat"
+        "Connect Four: c4.npz (greedy, no search, values averaged over 2 symmetries), "
+        "2 games per seat"
     )
     report = json.loads(boardq([*args, "--symmetric", "--json"], agents).stdout)
     assert report["symmetries"] == 2
@@ -155,7 +156,7 @@ def test_an_agent_its_ladder_chose_played_symmetric_is_evaluated_so_unless_told_
     chosen = boardq(args, agents)
     assert chosen.returncode == 0 and chosen.stderr == "", chosen.stderr
     assert chosen.stdout.splitlines()[0] == (
-        "Connect Four: c4-chosen.npz (network alone, values averaged over 2 symmetries as "
+        "Connect Four: c4-chosen.npz (greedy, no search, values averaged over 2 symmetries as "
         "its run chose), 1 games per seat"
     )
     report = json.loads(boardq([*args, "--json"], agents).stdout)
