@@ -13,34 +13,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
-
-from boardq.agent import export_agent
-from boardq.config import NetworkConfig
 
 ROOT = Path(__file__).resolve().parents[3]  # the checkout under test, not an installed copy
 TTT_ORDER = [4, 0, 8, 6, 2, 3, 1, 5, 7]  # centre, corners, edges (PettingZoo actions)
 C4_ORDER = [3, 2, 4, 1, 5, 0, 6]
 
 
-def export_preference_agent(
-    path: Path, game: str, obs_shape, order: list[int], info: dict | None = None
-) -> Path:
-    """An agent whose values are fixed: linearly from +0.9 (order[0]) down to -0.9."""
-    bias = np.zeros(len(order), np.float32)
-    bias[order] = np.linspace(0.9, -0.9, len(order))
-    weights = [np.zeros((int(np.prod(obs_shape)), len(order)), np.float32), bias]
-    network = NetworkConfig(conv_filters=(), hidden_units=())
-    return export_agent(path, game, network, obs_shape, len(order), weights, info)
-
-
 @pytest.fixture(scope="module")
-def agents(tmp_path_factory) -> Path:
+def agents(tmp_path_factory, preference_agent) -> Path:
     root = tmp_path_factory.mktemp("evaluate")
-    export_preference_agent(root / "ttt.npz", "tictactoe", (3, 3, 2), TTT_ORDER)
-    export_preference_agent(root / "ttt-edges.npz", "tictactoe", (3, 3, 2), TTT_ORDER[::-1])
-    export_preference_agent(root / "c4.npz", "connect_four", (6, 7, 2), C4_ORDER)
+    preference_agent(root / "ttt.npz", "tictactoe", (3, 3, 2), TTT_ORDER)
+    preference_agent(root / "ttt-edges.npz", "tictactoe", (3, 3, 2), TTT_ORDER[::-1])
+    preference_agent(root / "c4.npz", "connect_four", (6, 7, 2), C4_ORDER)
     return root
 
 
@@ -146,12 +131,12 @@ def test_symmetric_agent_says_so_in_its_header_and_json(agents):
 
 
 def test_an_agent_its_ladder_chose_played_symmetric_is_evaluated_so_unless_told_otherwise(
-    agents,
+    agents, preference_agent
 ):
     # What a Connect Four preset run keeps as its best agent: the ladder played it
     # --symmetric (docs/training.md).
     info = {"ladder": "random,winblock,mcts:100 symmetric", "ladder_score": 0.9}
-    export_preference_agent(agents / "c4-chosen.npz", "connect_four", (6, 7, 2), C4_ORDER, info)
+    preference_agent(agents / "c4-chosen.npz", "connect_four", (6, 7, 2), C4_ORDER, info=info)
     args = ["connect_four", "--agent", "c4-chosen.npz", "--games", "1", "--opponent", "random"]
     chosen = boardq(args, agents)
     assert chosen.returncode == 0 and chosen.stderr == "", chosen.stderr

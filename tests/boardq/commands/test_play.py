@@ -20,11 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
-
-from boardq.agent import export_agent
-from boardq.config import NetworkConfig
 
 # The installed command if it is on PATH, else the same entry point through Python.
 BOARDQ = [shutil.which("boardq")] if shutil.which("boardq") else [sys.executable, "-m", "boardq"]
@@ -37,38 +33,20 @@ TTT_ORDER = [TTT_ACTION[n] for n in (5, 1, 9, 3, 7, 2, 4, 6, 8)]  # the agent's 
 C4_ORDER = [3, 2, 4, 1, 5, 0, 6]  # columns 4 3 5 2 6 1 7
 
 
-def export_preference_agent(
-    path: Path,
-    game: str,
-    obs_shape: tuple[int, ...],
-    order: list[int],
-    num_actions: int = 0,
-    info: dict | None = None,
-) -> Path:
-    """An agent whose values are fixed: linearly from +0.9 (order[0]) down to -0.9."""
-    num_actions = num_actions or len(order)
-    bias = np.zeros(num_actions, np.float32)
-    bias[order] = np.linspace(0.9, -0.9, len(order))
-    weights = [np.zeros((int(np.prod(obs_shape)), num_actions), np.float32), bias]
-    network = NetworkConfig(conv_filters=(), hidden_units=())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return export_agent(path, game, network, obs_shape, num_actions, weights, info)
-
-
 @pytest.fixture(scope="module")
-def agents(tmp_path_factory) -> Path:
+def agents(tmp_path_factory, preference_agent) -> Path:
     """A directory with runs/ (two tic-tac-toe runs) and loose agent files."""
     root = tmp_path_factory.mktemp("play")
     older = root / "runs/tictactoe/20240101-000000/agent.npz"
-    export_preference_agent(older, "tictactoe", (3, 3, 2), list(range(9)))
+    preference_agent(older, "tictactoe", (3, 3, 2), list(range(9)))
     os.utime(older, (1_000_000, 1_000_000))
-    export_preference_agent(
+    preference_agent(
         root / "runs/tictactoe/20250101-000000/agent.npz", "tictactoe", (3, 3, 2), TTT_ORDER
     )
-    export_preference_agent(root / "ttt.npz", "tictactoe", (3, 3, 2), TTT_ORDER)
-    export_preference_agent(root / "c4.npz", "connect_four", (6, 7, 2), C4_ORDER)
+    preference_agent(root / "ttt.npz", "tictactoe", (3, 3, 2), TTT_ORDER)
+    preference_agent(root / "c4.npz", "connect_four", (6, 7, 2), C4_ORDER)
     # A tic-tac-toe header over a Connect Four network.
-    export_preference_agent(root / "misfit.npz", "tictactoe", (6, 7, 2), C4_ORDER)
+    preference_agent(root / "misfit.npz", "tictactoe", (6, 7, 2), C4_ORDER)
     (root / "corrupt.npz").write_bytes(b"this is not an agent\n")
     return root
 
@@ -358,13 +336,11 @@ def test_search_blocks_a_threat_the_network_would_ignore(agents):
 
 
 @pytest.mark.usefixtures("this_checkout")
-def test_symmetric_values_move_the_agent_from_the_edge_to_the_centre(agents):
+def test_symmetric_values_move_the_agent_from_the_edge_to_the_centre(agents, preference_agent):
     # Columns valued 0.9, 0.6, 0.3, ... in the order 1 4 3 5 2 6 7: alone the network
     # opens in column 1; averaged with the mirror image, column 1 is worth (0.9 - 0.9) / 2
     # and column 4 keeps its 0.6.
-    export_preference_agent(
-        agents / "c4-edge.npz", "connect_four", (6, 7, 2), [0, 3, 2, 4, 1, 5, 6]
-    )
+    preference_agent(agents / "c4-edge.npz", "connect_four", (6, 7, 2), [0, 3, 2, 4, 1, 5, 6])
     args = ["connect_four", "--agent", "c4-edge.npz", "--first", "agent"]
     plain = text_of(play(args, "quit\n", agents))
     symmetric = text_of(play([*args, "--symmetric"], "quit\n", agents))
@@ -374,11 +350,13 @@ def test_symmetric_values_move_the_agent_from_the_edge_to_the_centre(agents):
 
 
 @pytest.mark.usefixtures("this_checkout")
-def test_an_agent_its_ladder_chose_played_symmetric_plays_so_unless_told_otherwise(agents):
+def test_an_agent_its_ladder_chose_played_symmetric_plays_so_unless_told_otherwise(
+    agents, preference_agent
+):
     # A best agent its run's ladder played --symmetric (the Connect Four preset's), with
     # the edge-loving values above: averaged it opens in the centre, alone at the edge.
     info = {"ladder": "random,winblock,mcts:100 symmetric", "ladder_score": 0.9}
-    export_preference_agent(
+    preference_agent(
         agents / "c4-chosen.npz", "connect_four", (6, 7, 2), [0, 3, 2, 4, 1, 5, 6], info=info
     )
     args = ["connect_four", "--agent", "c4-chosen.npz", "--first", "agent"]
