@@ -150,7 +150,7 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
         if header.get("symmetric_as_its_run_chose"):
             how += " as its run chose"
     lines = [
-        f"{title}: {header['agent']} ({how}), {header['games_per_seat']} games per seat",
+        f"{title}: {header['agent']} ({how}), {_games(header['games_per_seat'])} per seat",
         "score = mean points per game (win 1, draw 0.5, loss 0), with its 95% interval",
         f"  {'opponent':<16} {'seat':<7} {'win':>5} {'draw':>5} {'loss':>5}  score  interval",
     ]
@@ -166,6 +166,10 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
     if not header["rules_checked_by_openspiel"]:
         lines.append("(rules not cross-checked: OpenSpiel is not installed or lacks the game)")
     return lines
+
+
+def _games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
 
 
 def _score(r: dict[str, float], prefix: str) -> str:

@@ -158,9 +158,10 @@ def format_table(
     timed = any(r.extra for r in ratings)
     width = max(len("player"), *(len(r.name) for r in ratings))
     averaged = f", agents' values averaged over {symmetries} symmetries" if symmetries > 1 else ""
+    games = f"{games_per_seat} game{'s' if games_per_seat != 1 else ''}"
     lines = [
-        f"{title} league: {len(ratings)} players, {games_per_seat} games per seat per "
-        f"pairing{averaged} ({seconds:.1f} s)",
+        f"{title} league: {len(ratings)} players, {games} per seat per pairing{averaged} "
+        f"({seconds:.1f} s)",
         RATING_NOTE,
         f"  {'player':<{width}}"
         + (f" {'step':>9} {'min':>6}" if timed else "")

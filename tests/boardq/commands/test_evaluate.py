@@ -142,7 +142,7 @@ def test_an_agent_its_ladder_chose_played_symmetric_is_evaluated_so_unless_told_
     assert chosen.returncode == 0 and chosen.stderr == "", chosen.stderr
     assert chosen.stdout.splitlines()[0] == (
         "Connect Four: c4-chosen.npz (greedy, no search, values averaged over 2 symmetries as "
-        "its run chose), 1 games per seat"
+        "its run chose), 1 game per seat"
     )
     report = json.loads(boardq([*args, "--json"], agents).stdout)
     assert report["symmetries"] == 2 and report["symmetric_as_its_run_chose"] is True
