@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,14 @@ from boardq.config import NetworkConfig
 from boardq.errors import AgentFileError, BoardqError
 from boardq.policies import masked_argmax
 
-__all__ = ["Agent", "NoRulesError", "NoSymmetriesError", "export_agent", "read_header"]
+__all__ = [
+    "Agent",
+    "NoRulesError",
+    "NoSymmetriesError",
+    "averaged_weights",
+    "export_agent",
+    "read_header",
+]
 
 
 class NoRulesError(BoardqError, ValueError):
@@ -106,6 +114,34 @@ def read_header(path: str | Path) -> dict[str, Any]:
       AgentFileError: missing or unreadable.
     """
     return _read(_agent_file(Path(path)))[0]
+
+
+def averaged_weights(paths: Sequence[str | Path]) -> tuple[list[np.ndarray], dict[str, Any]]:
+    """The mean of the weights of agent files of one network (stochastic weight averaging).
+
+    Args:
+      paths: agent files of the same game and network, oldest first.
+
+    Returns:
+      The averaged weights, and the newest (last) file's info with `averaged_agents`
+      (how many) and `averaged_from_step` (the oldest file's train step) added.
+
+    Raises:
+      AgentFileError: no file, a file unreadable, or one of another game or network.
+    """
+    if not paths:
+        raise AgentFileError("no agent files to average")
+    read = [_read(Path(p)) for p in paths]
+    first = read[0]
+    for path, (header, weights) in zip(paths[1:], read[1:], strict=True):
+        same = (header.get(k) == first[0].get(k) for k in ("game", "network"))
+        if not all(same) or [w.shape for w in weights] != [w.shape for w in first[1]]:
+            raise AgentFileError(f"{path}: not the same game and network as {paths[0]}")
+    mean = [np.mean([weights[i] for _, weights in read], axis=0) for i in range(len(first[1]))]
+    info = {k: v for k, v in read[-1][0].get("info", {}).items() if k != "saved"}
+    info["averaged_agents"] = len(read)
+    info["averaged_from_step"] = first[0].get("info", {}).get("train_step")
+    return [m.astype(w.dtype) for m, w in zip(mean, first[1], strict=True)], info
 
 
 def _agent_file(path: Path) -> Path:

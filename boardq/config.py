@@ -233,6 +233,14 @@ class TrainConfig:
         help="the evaluation plays the agent with its values averaged over the board's "
         "symmetries (evaluate --symmetric), so the best agent is the best that way",
     )
+    eval_average_agents: int = setting(
+        0,
+        group="run",
+        check=NOT_NEGATIVE,
+        help="the evaluation rates the mean of the weights of the last N agents the run "
+        "kept (stochastic weight averaging), once per newly kept agent, so the best agent "
+        "is such a mean (0: the newest weights)",
+    )
     log_every_sec: float = setting(
         5.0, group="run", check=POSITIVE, help="seconds between progress lines and logged metrics"
     )
@@ -259,6 +267,10 @@ class TrainConfig:
         if self.pool_share and self.actor_processes:
             raise ConfigError(
                 "pool_share needs actor threads: set actor_processes to 0, or pool_share to 0"
+            )
+        if self.eval_average_agents and not self.keep_agent_every_sec:
+            raise ConfigError(
+                "eval_average_agents averages kept agents: set keep_agent_every_sec > 0"
             )
         self.ladder_specs()
         for units in (*self.network.hidden_units, *self.network.conv_filters):

@@ -97,6 +97,11 @@ class RunState:
         folder.mkdir(exist_ok=True)
         return self.export(folder / f"agent-{step:09d}.npz", transitions, elapsed_sec)
 
+    def kept_agent_files(self) -> list[Path]:
+        """The agents kept so far (`keep_agent`), oldest first."""
+        # Train steps are zero-padded in the names, so names sort by step.
+        return sorted((self.run_dir / KEPT_AGENTS_DIR).glob("agent-*.npz"))
+
     def export(self, path: Path, transitions: int, elapsed_sec: float) -> Path:
         """Writes the online network as an agent file; call where no train step runs."""
         step = int(self._learner.step.numpy())

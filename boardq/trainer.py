@@ -22,6 +22,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from boardq.agent import averaged_weights
 from boardq.builder import Builder
 from boardq.checkpointing import CONFIG_FILE, RunLock, atomic_write_text, new_run_dir
 from boardq.config import TrainConfig
@@ -166,21 +167,31 @@ class Trainer:
     def _evaluator_thread(self) -> None:
         """Starts the ladder on the newest snapshot every `eval_every_sec`.
 
-        One evaluation at a time, in a low-priority child process; its results are
-        taken when it ends.
+        With `eval_average_agents` N, on the mean of the last N kept agents instead,
+        once per newly kept agent. One evaluation at a time, in a low-priority child
+        process; its results are taken when it ends.
         """
         cfg, ladder = self.config, Ladder(self.config, self.game, self.run_dir)
-        started = -float("inf")
+        started, rated = -float("inf"), None
         try:
             while not self.stop.wait(0.5):
                 result = ladder.poll()
                 if result is not None:
                     self._eval_metrics = result
-                if not ladder.busy and time.monotonic() - started >= cfg.eval_every_sec:
+                if ladder.busy or time.monotonic() - started < cfg.eval_every_sec:
+                    continue
+                if cfg.eval_average_agents:
+                    kept = self.state.kept_agent_files()[-cfg.eval_average_agents :]
+                    if not kept or kept[-1] == rated:
+                        continue  # wait for the next kept agent
+                    weights, info = averaged_weights(kept)
+                    version, rated = int(info["train_step"]), kept[-1]
+                else:
                     snap = self.learner.snapshots.get()
+                    weights, version = snap.weights, snap.version
                     info = {"train_step": snap.version, "elapsed_sec": self.elapsed()}
-                    ladder.start(snap.version, snap.weights, info)
-                    started = time.monotonic()
+                ladder.start(version, weights, info)
+                started = time.monotonic()
         finally:
             ladder.close()
 

@@ -7,7 +7,7 @@ import pettingzoo
 import pytest
 
 from boardq import Agent
-from boardq.agent import SYMMETRIC_LADDER, export_agent
+from boardq.agent import SYMMETRIC_LADDER, averaged_weights, export_agent
 from boardq.config import NetworkConfig
 from boardq.errors import AgentFileError
 from boardq.networks import build_q_network
@@ -188,6 +188,39 @@ def random_agent(path, game_name, seed=0):
     net = NetworkConfig(hidden_units=(16,))
     model = build_q_network(game.obs_shape, game.num_actions, net)
     return export_agent(path, game.name, net, game.obs_shape, game.num_actions, model.get_weights())
+
+
+def test_averaged_weights_are_the_mean_of_the_files_and_say_what_they_average(tmp_path):
+    paths = [random_agent(tmp_path / f"a{i}.npz", "connect_four", seed=i) for i in range(3)]
+    game, net = get_game("connect_four"), NetworkConfig(hidden_units=(16,))
+    steps = [100, 200, 300]
+    for path, step in zip(paths, steps, strict=True):  # as a run keeps them
+        weights = Agent.load(path).weights()
+        info = {"train_step": step, "elapsed_sec": step / 10, "saved": 1.0, "discount": 0.9}
+        export_agent(path, game.name, net, game.obs_shape, game.num_actions, weights, info)
+    mean, info = averaged_weights(paths)
+    each = [Agent.load(p).weights() for p in paths]
+    for i, w in enumerate(mean):
+        assert w.dtype == np.float32
+        np.testing.assert_allclose(w, (each[0][i] + each[1][i] + each[2][i]) / 3, rtol=1e-6)
+    # The newest file's info, less its save time, and what was averaged.
+    assert info == {
+        "train_step": 300,
+        "elapsed_sec": 30.0,
+        "discount": 0.9,
+        "averaged_agents": 3,
+        "averaged_from_step": 100,
+    }
+    # The mean plays: it loads as an agent of the same network.
+    out = export_agent(tmp_path / "mean.npz", game.name, net, game.obs_shape, 7, mean, info)
+    assert Agent.load(out).info["averaged_agents"] == 3
+    other = random_agent(tmp_path / "ttt.npz", "tictactoe")
+    with pytest.raises(AgentFileError, match="not the same game and network"):
+        averaged_weights([*paths, other])
+    with pytest.raises(AgentFileError, match="no agent files"):
+        averaged_weights([])
+    with pytest.raises(AgentFileError, match="does not exist"):
+        averaged_weights([paths[0], tmp_path / "missing.npz"])
 
 
 def random_positions(game_name, count, seed):

@@ -152,3 +152,32 @@ def test_training_logs_the_ladder_and_refuses_a_ladder_that_cannot_play(tiny_con
         Trainer(unfit, generic).build()
     # Refused before a run directory was made: only the tic-tac-toe run is there.
     assert [p.name for p in Path(cfg.out_dir).iterdir()] == ["tictactoe"]
+
+
+def test_with_averaging_the_ladder_rates_the_mean_of_the_last_kept_agents(tiny_config):
+    game = get_game("tictactoe")
+    # A run that keeps agents, then its resume with the ladder on the mean of the last 2.
+    cfg = tiny_config.replace(keep_agent_every_sec=0.05, budget_steps=200)
+    first = Trainer(cfg, game).run()
+    assert len(list((first.run_dir / "agents").glob("agent-*.npz"))) >= 2
+    cfg = cfg.replace(
+        eval_ladder="random", eval_games=2, eval_every_sec=0.2, eval_average_agents=2,
+        budget_steps=0, budget_minutes=3.0, log_every_sec=0.25,
+    )  # fmt: skip
+    trainer, watch = Trainer(cfg, game, resume_dir=first.run_dir), StopAtFirstScore()
+    watch.trainer = trainer
+    trainer.build()
+    result = trainer.run([watch])
+    assert result.metrics["elapsed_sec"] < 170  # stopped by the first score, not the budget
+    best = Agent.load(result.run_dir / BEST_AGENT_FILE)
+    kept = sorted((result.run_dir / "agents").glob("agent-*.npz"))
+    steps = [Agent.load(p).info["train_step"] for p in kept]
+    # Its weights are the mean of the newest 2 kept agents when it was rated; the ladder
+    # names it by the newer one's train step.
+    newest = steps.index(best.info["train_step"])
+    assert best.info["averaged_agents"] == 2
+    assert best.info["averaged_from_step"] == steps[newest - 1]
+    assert watch.scored[0]["eval/version"] == steps[newest]
+    pair = [Agent.load(p).weights() for p in kept[newest - 1 : newest + 1]]
+    for got, a, b in zip(best.weights(), *pair, strict=True):
+        np.testing.assert_allclose(got, (a + b) / 2, rtol=1e-6)
