@@ -1,7 +1,8 @@
 """Evaluation during training: a ladder of opponents, in a separate low-priority process.
 
-Every few minutes the trainer writes the newest published snapshot as an agent file
-and starts `boardq evaluate` on it against the ladder (say random, winblock,
+Every few minutes the trainer writes the newest published snapshot (with
+`eval_average_agents` N: the mean of the weights of the last N kept agents) as an agent
+file and starts `boardq evaluate` on it against the ladder (say random, winblock,
 mcts:100) in a child process at the lowest CPU priority (nice 19), so it uses the
 cores training leaves idle instead of taking the learner's. When it ends, its scores
 are logged (`eval/<opponent>/...`, `eval/ladder_score`: the mean score over the
