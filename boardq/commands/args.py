@@ -1,5 +1,7 @@
 """Argument parsing shared by every command: value parsers and the settings' options.
 
+Also `counted`, how the commands' reports word a count ("1 game", "100 games").
+
 The training settings' options are generated from the fields of `TrainConfig` and
 `NetworkConfig` here, in one place: each flag is the field's name with dashes, shown
 in its group (`boardq.config.GROUPS`).
@@ -20,6 +22,7 @@ __all__ = [
     "Parser",
     "add_config_options",
     "config_from_args",
+    "counted",
     "list_of",
     "number",
     "parse_bool",
@@ -42,6 +45,11 @@ def parse_bool(text: str) -> bool:
     if value in {"0", "false", "no", "off"}:
         return False
     raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
+def counted(n: int, noun: str) -> str:
+    """`n` and the noun, plural unless n is 1: "1 game", "100 games"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def number(kind: type, minimum: float | None = None) -> Callable[[str], Any]:

@@ -16,7 +16,7 @@ import argparse
 import json
 import time
 
-from boardq.commands.args import number
+from boardq.commands.args import counted, number
 from boardq.specs import FORMS, Kind, PlayerSpec, check_symmetric, parse_spec
 
 __all__ = ["SCORE_CONVENTION", "add_command", "default_opponents", "format_results", "run"]
@@ -150,7 +150,7 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
         if header.get("symmetric_as_its_run_chose"):
             how += " as its run chose"
     lines = [
-        f"{title}: {header['agent']} ({how}), {_games(header['games_per_seat'])} per seat",
+        f"{title}: {header['agent']} ({how}), {counted(header['games_per_seat'], 'game')} per seat",
         "score = mean points per game (win 1, draw 0.5, loss 0), with its 95% interval",
         f"  {'opponent':<16} {'seat':<7} {'win':>5} {'draw':>5} {'loss':>5}  score  interval",
     ]
@@ -166,10 +166,6 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
     if not header["rules_checked_by_openspiel"]:
         lines.append("(rules not cross-checked: OpenSpiel is not installed or lacks the game)")
     return lines
-
-
-def _games(n: int) -> str:
-    return f"{n} game" if n == 1 else f"{n} games"
 
 
 def _score(r: dict[str, float], prefix: str) -> str:

@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from boardq.commands.args import number
+from boardq.commands.args import counted, number
 from boardq.specs import FORMS, Kind, PlayerSpec, parse_league_player, parse_spec
 
 __all__ = ["add_command", "format_table", "run"]
@@ -158,10 +158,9 @@ def format_table(
     timed = any(r.extra for r in ratings)
     width = max(len("player"), *(len(r.name) for r in ratings))
     averaged = f", agents' values averaged over {symmetries} symmetries" if symmetries > 1 else ""
-    games = f"{games_per_seat} game{'s' if games_per_seat != 1 else ''}"
     lines = [
-        f"{title} league: {len(ratings)} players, {games} per seat per pairing{averaged} "
-        f"({seconds:.1f} s)",
+        f"{title} league: {len(ratings)} players, {counted(games_per_seat, 'game')} per seat "
+        f"per pairing{averaged} ({seconds:.1f} s)",
         RATING_NOTE,
         f"  {'player':<{width}}"
         + (f" {'step':>9} {'min':>6}" if timed else "")
