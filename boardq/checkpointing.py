@@ -33,6 +33,7 @@ __all__ = [
 
 CONFIG_FILE = "config.json"
 KEPT_AGENTS_DIR = "agents"
+KEPT_AGENT_GLOB = "agent-*.npz"  # agent-<train step, 9 digits>.npz
 LOCK_FILE = ".lock"
 CHECKPOINT_DIR = "checkpoints"
 AGENT_FILE = "agent.npz"

@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
+from boardq.checkpointing import KEPT_AGENT_GLOB, KEPT_AGENTS_DIR
 from boardq.elo import bootstrap_intervals, fit_ratings
 from boardq.errors import BoardqError
 from boardq.evaluation import MoveObserver, Player, play_game
 
 __all__ = [
-    "SNAPSHOT_DIR",
     "Rating",
     "Snapshot",
     "plot_ratings",
@@ -33,9 +33,6 @@ __all__ = [
     "round_robin",
     "run_snapshots",
 ]
-
-SNAPSHOT_DIR = "agents"
-SNAPSHOT_GLOB = "agent-*.npz"
 
 
 @dataclass(frozen=True)
@@ -139,16 +136,16 @@ def run_snapshots(run_dir: str | Path) -> list[Snapshot]:
     from boardq.agent import read_header
 
     run_dir = Path(run_dir)
-    folder = run_dir / SNAPSHOT_DIR
+    folder = run_dir / KEPT_AGENTS_DIR
     if not run_dir.is_dir():
         raise BoardqError(f"run directory {run_dir} does not exist")
     if not folder.is_dir():
         raise BoardqError(
-            f"{run_dir} has no {SNAPSHOT_DIR}/ folder: this run kept no agents over time"
+            f"{run_dir} has no {KEPT_AGENTS_DIR}/ folder: this run kept no agents over time"
         )
-    snapshots = [Snapshot(p, read_header(p).get("info", {})) for p in folder.glob(SNAPSHOT_GLOB)]
+    snapshots = [Snapshot(p, read_header(p).get("info", {})) for p in folder.glob(KEPT_AGENT_GLOB)]
     if not snapshots:
-        raise BoardqError(f"{folder} holds no {SNAPSHOT_GLOB} files")
+        raise BoardqError(f"{folder} holds no {KEPT_AGENT_GLOB} files")
     return sorted(snapshots, key=lambda s: (s.train_step, s.path.name))
 
 

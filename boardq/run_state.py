@@ -12,7 +12,7 @@ from pathlib import Path
 import tensorflow as tf
 
 from boardq.agent import export_agent
-from boardq.checkpointing import AGENT_FILE, CHECKPOINT_DIR, KEPT_AGENTS_DIR
+from boardq.checkpointing import AGENT_FILE, CHECKPOINT_DIR, KEPT_AGENT_GLOB, KEPT_AGENTS_DIR
 from boardq.config import TrainConfig
 from boardq.errors import RunDirError
 from boardq.learner import Learner
@@ -100,7 +100,7 @@ class RunState:
     def kept_agent_files(self) -> list[Path]:
         """The agents kept so far (`keep_agent`), oldest first."""
         # Train steps are zero-padded in the names, so names sort by step.
-        return sorted((self.run_dir / KEPT_AGENTS_DIR).glob("agent-*.npz"))
+        return sorted((self.run_dir / KEPT_AGENTS_DIR).glob(KEPT_AGENT_GLOB))
 
     def export(self, path: Path, transitions: int, elapsed_sec: float) -> Path:
         """Writes the online network as an agent file; call where no train step runs."""
