@@ -34,7 +34,8 @@ PRESET = BOARD_GAME.replace(
     # Replayed on the kept agents of two earlier runs of the preset, this ladder chose
     # means that scored 0.965 / 0.912 and 0.969 / 0.922 against mcts:100 over 1,000
     # games a seat, where those runs' best single weights scored 0.928 / 0.923 and
-    # 0.955 / 0.875 (docs/strength.md).
+    # 0.955 / 0.875. Two runs of the preset with it: 0.947 / 0.923 and 0.978 / 0.901
+    # (docs/strength.md).
     eval_average_agents=10,
     network=NetworkConfig(hidden_units=(256, 256)),
 )
