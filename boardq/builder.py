@@ -192,12 +192,13 @@ class Builder:
     # -- learner -------------------------------------------------------------------------
     def make_learner(self) -> Learner:
         """Networks, optimizer and compiled functions, traced (main thread only)."""
-        from boardq.learner import Learner, configure_threads
+        from boardq.learner import Learner, configure_threads, learner_precision
         from boardq.snapshot import SnapshotPool
 
         cfg = self.config
         configure_threads(cfg)
-        learner = Learner(cfg, self.game.obs_shape, self.game.num_actions)
+        precision = learner_precision(cfg, self.game.obs_shape, self.game.num_actions)
+        learner = Learner(cfg, self.game.obs_shape, self.game.num_actions, precision)
         learner.warm_up()
         if cfg.pool_share:
             learner.pool = SnapshotPool(cfg.pool_size, cfg.pool_every_steps)

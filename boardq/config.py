@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardq.precision import PRECISIONS
 from boardq.settings import (
     AT_LEAST_1,
     GROUPS,
@@ -178,6 +179,24 @@ class TrainConfig:
         "call that reaches them)",
     )
     jit_compile: bool = setting(False, group="performance", help="compile the train step with XLA")
+    batch_splits: int = setting(
+        1,
+        group="performance",
+        check=AT_LEAST_1,
+        help="cut each train batch into this many equal parts whose forward and backward "
+        "passes run side by side on TensorFlow's threads, their gradients averaged into "
+        "one update (the same update as one part, up to rounding)",
+    )
+    precision: str = setting(
+        "auto",
+        group="performance",
+        check=(lambda v: v in PRECISIONS, f"must be one of {', '.join(PRECISIONS)}"),
+        choices=PRECISIONS,
+        help="the learner's arithmetic: float32; bfloat16 or float16 mixed (float32 "
+        "weights and loss, 16-bit matmuls; float16 with loss scaling, for GPUs); auto: "
+        "what this chip runs fastest (tensor cores on a GPU; on a CPU with AVX512_BF16 "
+        "or AMX, bfloat16 where a matmul probe finds it faster). Agent files are float32",
+    )
     intra_op_threads: int = setting(
         0,
         group="performance",
@@ -257,6 +276,10 @@ class TrainConfig:
             raise ConfigError(
                 f"warmup_transitions ({self.warmup_transitions}) exceeds "
                 f"replay_capacity ({self.replay_capacity})"
+            )
+        if self.batch_size % self.batch_splits:
+            raise ConfigError(
+                f"batch_splits ({self.batch_splits}) must divide batch_size ({self.batch_size})"
             )
         if self.batch_size > self.replay_capacity:
             raise ConfigError(

@@ -10,11 +10,12 @@ import tensorflow as tf
 
 from boardq.config import TrainConfig
 from boardq.losses import td_loss
-from boardq.networks import QFunction, build_q_network
+from boardq.networks import QFunction, build_q_network, layer_gemms
+from boardq.precision import Precision, detect_chip, resolve_precision
 from boardq.snapshot import Snapshot, SnapshotBox, SnapshotPool
 from boardq.transitions import column_shapes
 
-__all__ = ["Learner", "build_models", "configure_threads", "tensor_specs"]
+__all__ = ["Learner", "build_models", "configure_threads", "learner_precision", "tensor_specs"]
 
 
 def configure_threads(config: TrainConfig) -> bool:
@@ -47,22 +48,45 @@ def tensor_specs(
 
 
 def build_models(
-    config: TrainConfig, obs_shape: Sequence[int], num_actions: int
+    config: TrainConfig,
+    obs_shape: Sequence[int],
+    num_actions: int,
+    precision: Precision | None = None,
 ) -> tuple[keras.Model, keras.Model, keras.optimizers.Optimizer]:
     """Online and target networks (same weights) and a built Adam optimizer.
 
+    The networks compute in `precision` (default float32) with float32 weights; for
+    float16 the optimizer scales the loss (`keras.optimizers.LossScaleOptimizer`).
     The optimizer is built before any restore, or a checkpoint's slots are silently
     dropped.
     """
+    policy = precision.policy if precision is not None else "float32"
     keras.utils.set_random_seed(config.seed)
-    online = build_q_network(obs_shape, num_actions, config.network, name="online")
-    target = build_q_network(obs_shape, num_actions, config.network, name="target")
+    online = build_q_network(obs_shape, num_actions, config.network, "online", policy)
+    target = build_q_network(obs_shape, num_actions, config.network, "target", policy)
     target.set_weights(online.get_weights())
     optimizer = keras.optimizers.Adam(
         learning_rate=config.learning_rate, global_clipnorm=config.max_grad_norm
     )
+    if precision is not None and precision.loss_scaling:
+        optimizer = keras.optimizers.LossScaleOptimizer(optimizer)
     optimizer.build(online.trainable_variables)
     return online, target, optimizer
+
+
+def learner_precision(config: TrainConfig, obs_shape: Sequence[int], num_actions: int) -> Precision:
+    """The precision `config.precision` resolves to on this machine's learner device.
+
+    `auto`'s probe on a CPU times the matrix product of the network's layer with the
+    most FLOPs at the run's batch size (call after `configure_threads`: it runs
+    TensorFlow ops).
+    """
+    if config.precision == "float32":
+        return resolve_precision("float32", detect_chip())
+    probe_net = build_q_network(obs_shape, num_actions, config.network, "probe")
+    gemms = layer_gemms(probe_net, config.batch_size)
+    _, m, k, n = max(gemms, key=lambda g: g[1] * g[2] * g[3])
+    return resolve_precision(config.precision, detect_chip(), (m, k, n))
 
 
 class Learner:
@@ -73,15 +97,37 @@ class Learner:
     every `hard_update_every_steps`). `publish` hands the actors an immutable copy.
     Build it on the main thread: it builds the models and the optimizer and traces
     the compiled functions.
+
+    Args:
+      config: the run's settings.
+      obs_shape: the planes' shape.
+      num_actions: A.
+      precision: what the networks compute in (default float32; see
+        `learner_precision`). The weights, the optimizer's state and the loss are
+        float32 whatever it is.
     """
 
-    def __init__(self, config: TrainConfig, obs_shape: Sequence[int], num_actions: int):
+    def __init__(
+        self,
+        config: TrainConfig,
+        obs_shape: Sequence[int],
+        num_actions: int,
+        precision: Precision | None = None,
+    ):
         self.config = config
         self.obs_shape = tuple(obs_shape)
         self.num_actions = num_actions
-        self.online, self.target, self.optimizer = build_models(config, obs_shape, num_actions)
+        self.precision = precision or resolve_precision("float32", detect_chip())
+        self.online, self.target, self.optimizer = build_models(
+            config, obs_shape, num_actions, self.precision
+        )
         self.step = tf.Variable(0, dtype=tf.int64, name="train_step", trainable=False)
-        self.q_function = QFunction(self.online)
+        # The actors act in float32 whatever the learner computes in, as agent files
+        # play: a float32 copy of the network's layers reads the snapshots.
+        acting = self.online
+        if self.precision.name != "float32":
+            acting = build_q_network(obs_shape, num_actions, config.network, "acting")
+        self.q_function = QFunction(acting)
         self.spec = tensor_specs([config.batch_size], obs_shape, num_actions)
         self._train_step = tf.function(
             self._train_step_impl,
@@ -102,18 +148,49 @@ class Learner:
         self.pool: SnapshotPool | None = None  # past snapshots for the opponent pool
 
     # -- the write path -------------------------------------------------------
-    def _train_step_impl(self, batch):
-        with tf.GradientTape() as tape:
-            loss, q_taken, td_error = td_loss(
-                self.online,
-                self.target,
-                batch,
-                self.config.huber_delta,
-                self.config.bootstrap_epsilon,
-            )
+    def _gradients(self, batch):
+        """The loss of a batch, Q of the moves taken, TD errors and the loss's gradients.
+
+        With `batch_splits` S > 1 the batch is cut into S equal parts whose losses and
+        gradients are independent subgraphs, which TensorFlow runs side by side on its
+        threads; the mean of the parts' gradients is the gradient of the batch's mean
+        loss. The gradients are of the scaled loss (float16); `apply_gradients`
+        unscales them.
+        """
+        splits = self.config.batch_splits
+        columns = {key: tf.split(value, splits) for key, value in batch.items()}
         variables = self.online.trainable_variables
-        grads = tape.gradient(loss, variables)
+        losses, taken, errors, grads = [], [], [], None
+        for i in range(splits):
+            with tf.GradientTape() as tape:
+                loss, q_taken, td_error = td_loss(
+                    self.online,
+                    self.target,
+                    {key: parts[i] for key, parts in columns.items()},
+                    self.config.huber_delta,
+                    self.config.bootstrap_epsilon,
+                )
+                scaled = self.optimizer.scale_loss(loss)  # float16: times the loss scale
+            part = tape.gradient(scaled, variables)
+            grads = part if grads is None else [a + b for a, b in zip(grads, part, strict=True)]
+            losses.append(loss)
+            taken.append(q_taken)
+            errors.append(td_error)
+        if splits == 1:
+            return loss, q_taken, td_error, grads
+        return (
+            tf.add_n(losses) / splits,
+            tf.concat(taken, 0),
+            tf.concat(errors, 0),
+            [g / splits for g in grads],
+        )
+
+    def _train_step_impl(self, batch):
+        loss, q_taken, td_error, grads = self._gradients(batch)
+        variables = self.online.trainable_variables
         grad_norm = tf.linalg.global_norm(grads)
+        if self.precision.loss_scaling:  # the true gradient's norm; apply_gradients unscales
+            grad_norm = grad_norm / tf.cast(self.optimizer.dynamic_scale, grad_norm.dtype)
         self.optimizer.apply_gradients(zip(grads, variables, strict=True))
         self.step.assign_add(1)
         self._update_target()

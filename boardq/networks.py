@@ -9,34 +9,85 @@ import tensorflow as tf
 
 from boardq.config import NetworkConfig
 
-__all__ = ["QFunction", "build_q_network"]
+__all__ = ["QFunction", "build_q_network", "layer_gemms", "train_step_flops"]
 
 
 def build_q_network(
-    obs_shape: Sequence[int], num_actions: int, config: NetworkConfig, name: str = "q"
+    obs_shape: Sequence[int],
+    num_actions: int,
+    config: NetworkConfig,
+    name: str = "q",
+    policy: str = "float32",
 ) -> keras.Model:
-    """A functional Keras model: int8 planes [B, H, W, C] -> Q-values [B, A].
+    """A functional Keras model: int8 planes [B, H, W, C] -> float32 Q-values [B, A].
 
     Masking is not part of the network: callers mask illegal moves.
+
+    Args:
+      obs_shape: the planes' shape [H, W, C].
+      num_actions: A.
+      config: the network's shape.
+      name: the model's name.
+      policy: the Keras dtype policy of its layers: "float32", or "mixed_bfloat16" /
+        "mixed_float16" (float32 weights; the hidden layers' matmuls and activations
+        in 16 bits, the head in float32). The weights are the same list of float32
+        arrays whatever the policy, so an agent file does not depend on it.
     """
+    compute = keras.DTypePolicy(policy).compute_dtype
     inputs = keras.Input(shape=tuple(obs_shape), dtype="int8", name="planes")
-    x = keras.layers.Lambda(lambda t: tf.cast(t, tf.float32), name="to_float")(inputs)
+    x = keras.layers.Lambda(lambda t: tf.cast(t, compute), name="to_float", dtype=policy)(inputs)
     for i, filters in enumerate(config.conv_filters):
-        x = keras.layers.Conv2D(filters, 3, padding="same", activation="relu", name=f"conv{i}")(x)
-    x = keras.layers.Flatten(name="flatten")(x)
+        x = keras.layers.Conv2D(
+            filters, 3, padding="same", activation="relu", name=f"conv{i}", dtype=policy
+        )(x)
+    x = keras.layers.Flatten(name="flatten", dtype=policy)(x)
     for i, units in enumerate(config.hidden_units):
-        x = keras.layers.Dense(units, activation="relu", name=f"dense{i}")(x)
+        x = keras.layers.Dense(units, activation="relu", name=f"dense{i}", dtype=policy)(x)
+    # The head computes in float32 (a small matmul): values a 16-bit output would round
+    # to about 2-3 digits decide the greedy move and the TD target.
     if config.dueling:
-        value = keras.layers.Dense(1, name="value")(x)
-        advantage = keras.layers.Dense(num_actions, name="advantage")(x)
+        value = keras.layers.Dense(1, name="value", dtype="float32")(x)
+        advantage = keras.layers.Dense(num_actions, name="advantage", dtype="float32")(x)
         q = keras.layers.Lambda(
             lambda va: va[0] + va[1] - tf.reduce_mean(va[1], axis=-1, keepdims=True),
             name="dueling",
+            dtype="float32",
         )([value, advantage])
     else:
-        q = keras.layers.Dense(num_actions, name="q_values")(x)
-    model = keras.Model(inputs, q, name=name)
-    return model
+        q = keras.layers.Dense(num_actions, name="q_values", dtype="float32")(x)
+    return keras.Model(inputs, q, name=name)
+
+
+def layer_gemms(model: keras.Model, batch_size: int) -> list[tuple[str, int, int, int]]:
+    """Each dense and convolution layer as the matrix product it computes, in order.
+
+    (name, m, k, n): an [m, k] x [k, n] product, 2 m k n FLOPs (a convolution as its
+    im2col product: m = batch x output cells, k = kernel cells x input channels).
+    Biases and activations are not counted.
+    """
+    out = []
+    for layer in model.layers:
+        if isinstance(layer, keras.layers.Dense):
+            fan_in, units = layer.kernel.shape
+            out.append((layer.name, batch_size, int(fan_in), int(units)))
+        elif isinstance(layer, keras.layers.Conv2D):
+            kh, kw, c_in, c_out = layer.kernel.shape
+            _, h, w, _ = layer.output.shape
+            out.append((layer.name, batch_size * h * w, int(kh * kw * c_in), int(c_out)))
+    return out
+
+
+def train_step_flops(model: keras.Model, batch_size: int) -> int:
+    """FLOPs of one Double DQN train step of `batch_size` (`boardq.losses.td_loss`).
+
+    Three forward passes (the online network at s and s', the target at s') and the
+    backward pass of the first: every layer's weight gradient, and every layer's
+    input gradient but the first's (the planes need none), each as many FLOPs as the
+    layer's forward pass.
+    """
+    flops = [2 * m * k * n for _, m, k, n in layer_gemms(model, batch_size)]
+    forward = sum(flops)
+    return 3 * forward + 2 * forward - flops[0]
 
 
 class QFunction:

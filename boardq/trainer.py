@@ -302,6 +302,7 @@ class Trainer:
             *extra,
         ]
         say(f"{'resuming' if self.resume_dir else 'training'} {self.game.title} in {self.run_dir}")
+        say(self.learner.precision.note)
         self._t_start = time.monotonic()
         targets = [*self.collection.targets(self.stop), ("learner", self._learner_thread)]
         if cfg.eval_games > 0 and cfg.eval_ladder.strip():

@@ -22,10 +22,13 @@ _RATIO_LABELS = {
     "collection_vs_pettingzoo_collection": "collection / collection through PettingZoo",
     "vector_play_vs_random_play": "vectorized random play / PettingZoo random play",
     "fed_vs_ceiling": "fed learner / learner ceiling",
+    "learner_vs_roofline": "learner ceiling / roofline at its shapes (GFLOP/s)",
+    "learner_vs_peak": "learner ceiling / the chip's peak product (GFLOP/s)",
     "fed_vs_naive": "fed learner / naive learning",
     "processes_scaling": "most actor processes / fewest",
     "feed": "feed: collection capacity / learner demand",
 }
+_SHARES = {"fed_vs_ceiling", "learner_vs_roofline", "learner_vs_peak"}
 _MET = {True: "[green]yes[/]", False: "[red]no[/]", None: "not measured"}
 
 
@@ -67,9 +70,18 @@ def _details(key: str, f: dict[str, Any]) -> str:
     if base == "processes":
         by = ", ".join(f"{p}: {_num(r)}" for p, r in f["by_processes"].items())
         return f"by processes {by}; each {f['actor_threads_per_process']} x {f['games_per_thread']}"
+    if base == "roofline":
+        roof = ", ".join(f"{p} {_num(r)}" for p, r in f["roofline_gflops"].items())
+        peak = ", ".join(f"{p} {_num(r)}" for p, r in f["peak_gflops"].items())
+        return (
+            f"GFLOP/s at the learner's shapes: {roof}; peak ({'x'.join(map(str, f['peak_shape']))}"
+            f"): {peak}; the learner computes in {f['learner_precision']}, "
+            f"{f['train_step_flops'] / 1e6:,.0f} MFLOP a train step"
+        )
     if base == "learner_ceiling":
         return (
-            f"batch {f['batch_size']}, jit_compile {f['jit_compile']}; "
+            f"batch {f['batch_size']}, {f['precision']}, batch_splits {f['batch_splits']}, "
+            f"jit_compile {f['jit_compile']}; "
             f"{_num(f.get('samples_per_sec'))} samples/s; segments "
             + ", ".join(_num(r) for r in f.get("by_segment", []))
         )
@@ -133,12 +145,17 @@ def render(report: dict[str, Any], console: Console | None = None) -> None:
         f"replay ratio {s['replay_ratio']:g}; collection capacity "
         f"{_num(r['collection_capacity_transitions_per_sec'])}/s"
     )
+    if r.get("learner_gflops") is not None:
+        console.print(
+            f"learner at its ceiling: {_num(r['learner_gflops'])} GFLOP/s, "
+            f"{_pct(r.get('learner_vs_roofline'))} of the chip's products at its shapes"
+        )
     ratios = Table(title="comparisons (required figures marked)")
     for name in ("figure", "measured", "required", "met"):
         ratios.add_column(name)
     for name, label in _RATIO_LABELS.items():
         t = report["targets"].get(name)
-        fmt = _pct if name == "fed_vs_ceiling" else _times
+        fmt = _pct if name in _SHARES else _times
         met = "" if t is None else _MET[t["met"]]
         ratios.add_row(
             label, fmt(r.get(name)), "" if t is None else ">= " + fmt(t["at_least"]), met

@@ -13,6 +13,7 @@ from typing import Any
 
 from boardq.benchmark.gpu import NVML_NOTE, UtilizationMonitor
 from boardq.benchmark.measure import StageResult, ratio, target
+from boardq.benchmark.roofline import roofline_ratios
 from boardq.config import TrainConfig
 from games.game import Game
 
@@ -46,11 +47,16 @@ class Durations:
     """Random play, PettingZoo's and vectorized."""
     training_sec: float = 30.0
     naive_sec: float = 6.0
+    roofline_sec: float = 0.4
+    """Each matrix-product probe of the roofline."""
 
     @classmethod
     def quick(cls) -> Durations:
         """Under about a minute and a half in all on a small machine."""
-        return cls(segment_sec=2.0, rounds=2, play_sec=2.0, training_sec=10.0, naive_sec=3.0)
+        return cls(
+            segment_sec=2.0, rounds=2, play_sec=2.0, training_sec=10.0, naive_sec=3.0,
+            roofline_sec=0.2,
+        )  # fmt: skip
 
     def scaled(self, factor: float) -> Durations:
         """Every duration times `factor` (tests use small factors)."""
@@ -105,6 +111,8 @@ def compute_ratios(stages: dict[str, StageResult], config: TrainConfig) -> dict[
         "processes_scaling": stages["processes"].figures["scaling"]
         if "processes" in stages
         else None,
+        # The learner's GFLOP/s at its ceiling, against what the chip's products reach.
+        **roofline_ratios(stages.get("roofline"), ceiling),
         # What the learner eats at full speed, and what the actors can collect.
         "learner_demand_transitions_per_sec": demand,
         "collection_capacity_transitions_per_sec": capacity,
@@ -138,7 +146,7 @@ def machine_info() -> dict[str, Any]:
 
 
 def _stages(game: Game, s: BenchSettings, log: Callable[[str], None]) -> list[StageResult]:
-    from boardq.benchmark import naive, stages, training
+    from boardq.benchmark import naive, roofline, stages, training
     from boardq.builder import Builder
 
     cfg, d = s.config, s.durations
@@ -157,6 +165,8 @@ def _stages(game: Game, s: BenchSettings, log: Callable[[str], None]) -> list[St
         out.append(stages.processes(game, cfg, learner, list(s.processes), seg, rounds))
     log("learner: ceiling, fed by the pipeline, iterator floor")
     out += stages.learner_stages(game, cfg, learner, chunks, seg, rounds)
+    log(f"roofline: the chip's matrix products at the learner's shapes ({learner.precision.note})")
+    out.append(roofline.roofline(learner, d.roofline_sec))
     if s.training:
         log("full training")
         out.append(training.training(game, cfg, d.training_sec))

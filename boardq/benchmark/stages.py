@@ -254,7 +254,7 @@ def learner_stages(
         coord.join(threads, stop_grace_period_secs=30)
         # Deleting an iterator can wait a second: not on the benchmark's time.
         threading.Thread(target=pipelines.clear, daemon=True).start()
-    return _learner_results(config, m)
+    return _learner_results(config, m, learner.precision.name)
 
 
 def _fill_and_sample(ring, chunks: list[Chunk], config: TrainConfig) -> dict[str, tf.Tensor]:
@@ -272,7 +272,7 @@ def _fill_and_sample(ring, chunks: list[Chunk], config: TrainConfig) -> dict[str
     return {n: tf.constant(v.reshape(k, b, *v.shape[1:])) for n, v in sample.items()}
 
 
-def _learner_results(config: TrainConfig, m) -> tuple[StageResult, StageResult]:
+def _learner_results(config: TrainConfig, m, precision: str) -> tuple[StageResult, StageResult]:
     ceiling, fed, floor = m["ceiling"], m["fed"], m["floor"]
     c_rate, f_rate, floor_rate = ceiling.rate(), fed.rate(), floor.rate()
     b = config.batch_size
@@ -282,6 +282,8 @@ def _learner_results(config: TrainConfig, m) -> tuple[StageResult, StageResult]:
         "by_segment": ceiling.segment_rates(),
         "batch_size": b,
         "jit_compile": config.jit_compile,
+        "batch_splits": config.batch_splits,
+        "precision": precision,
     }
     f_fig = {
         "share_of_ceiling": ratio(f_rate, c_rate),

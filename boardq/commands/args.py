@@ -21,6 +21,7 @@ from boardq.errors import EXIT_USAGE
 __all__ = [
     "Parser",
     "add_config_options",
+    "choice",
     "config_from_args",
     "counted",
     "list_of",
@@ -68,6 +69,17 @@ def number(kind: type, minimum: float | None = None) -> Callable[[str], Any]:
         return value
 
     parse.__name__ = kind.__name__
+    return parse
+
+
+def choice(values: tuple[str, ...]) -> Callable[[str], str]:
+    """A parser of one of `values`."""
+
+    def parse(text: str) -> str:
+        if text not in values:
+            raise argparse.ArgumentTypeError(f"expected one of {', '.join(values)}, got {text!r}")
+        return text
+
     return parse
 
 
@@ -134,6 +146,7 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
                 type=_parser_for(hints[f.name]),
                 default=argparse.SUPPRESS,
                 metavar="BOOL" if hints[f.name] is bool else f.name.upper(),
+                choices=meta.get("choices"),
                 help=meta["help"],
             )
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from boardq.commands.args import list_of, number, parse_bool
+from boardq.commands.args import choice, list_of, number, parse_bool
+from boardq.precision import PRECISIONS
 
 __all__ = ["add_command", "run"]
 
@@ -19,6 +20,8 @@ _SWEPT = {
     "games_per_thread": (number(int, minimum=1), "game counts", "the collection"),
     "batch_size": (number(int, minimum=1), "batch sizes", "the learner"),
     "jit_compile": (parse_bool, "true/false values", "the learner"),
+    "precision": (choice(PRECISIONS), "precisions", "the learner"),
+    "batch_splits": (number(int, minimum=1), "split counts", "the learner"),
 }
 
 

@@ -48,7 +48,25 @@ def made_up_results():
             actor_threads_per_process=1,
             games_per_thread=64,
         ),  # fmt: skip
-        stage("learner_ceiling", 500.0, batch_size=256, jit_compile=False, by_segment=[480, 520]),
+        stage(
+            "learner_ceiling",
+            500.0,
+            batch_size=256,
+            jit_compile=False,
+            precision="float32",
+            batch_splits=1,
+            by_segment=[480, 520],
+        ),
+        stage(
+            "roofline",
+            200.0,
+            "GFLOP/s",
+            roofline_gflops={"float32": 200.0, "bfloat16": 320.0},
+            peak_gflops={"float32": 250.0, "bfloat16": 400.0},
+            peak_shape=[1024, 1024, 1024],
+            learner_precision="float32",
+            train_step_flops=200_000_000,
+        ),
         stage("fed_learner", 470.0, share_of_ceiling=0.94, by_segment=[460, 480]),
         stage("naive_collection", 20.0, "transitions/s"),
         stage("naive_learning", 8.0),
@@ -78,6 +96,10 @@ def test_comparisons_targets_and_the_feed_figure():
     assert r["learner_demand_transitions_per_sec"] == pytest.approx(8_000.0)
     assert r["feed"] == pytest.approx(90_000 / 8_000)
     assert set(report["targets"]) == set(TARGETS)
+    # 500 train steps/s of 200 MFLOP: 100 GFLOP/s, half the roofline, 40% of the peak.
+    assert r["learner_gflops"] == pytest.approx(100.0)
+    assert r["learner_vs_roofline"] == pytest.approx(0.5)
+    assert r["learner_vs_peak"] == pytest.approx(0.4)
     assert all(t["met"] for t in report["targets"].values())
     json.dumps(report, allow_nan=False)  # JSON-ready
 
@@ -88,7 +110,10 @@ def test_render_shows_every_stage_sweeps_and_the_no_gpu_reason():
     text = buffer.getvalue()
     for words in ("vector play", "collection pettingzoo", "naive learning",
                   "collection[games per thread=256]", "no GPU", "feed: collection capacity",
-                  "learner demand 8,000 transitions/s"):  # fmt: skip
+                  "learner demand 8,000 transitions/s",
+                  "learner at its ceiling: 100 GFLOP/s, 50% of the chip's products",
+                  "float32 200, bfloat16 320", "200 MFLOP a train step",
+                  "batch 256, float32, batch_splits 1"):  # fmt: skip
         assert words in text, words
 
 

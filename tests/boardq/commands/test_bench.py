@@ -19,6 +19,7 @@ STAGES = {
     "processes",
     "learner_ceiling",
     "fed_learner",
+    "roofline",
     "training",
     "naive_collection",
     "naive_learning",
@@ -45,6 +46,12 @@ def test_bench_runs_every_stage_and_writes_its_outputs(tmp_path):
         assert report["stages"][key]["rate"] > 0, key
     assert set(report["stages"]["processes"]["by_processes"]) == {"1", "2"}
     assert report["ratios"]["feed"] > 0
+    # The roofline: the chip's float32 products at the learner's shapes, and its share.
+    roof = report["stages"]["roofline"]
+    assert roof["roofline_gflops"]["float32"] > 0 and roof["peak_gflops"]["float32"] > 0
+    assert roof["learner_precision"] == report["stages"]["learner_ceiling"]["precision"]
+    assert report["ratios"]["learner_vs_roofline"] > 0
+    assert "GFLOP/s" in result.stdout
     assert out.with_suffix(".png").read_bytes()[:4] == b"\x89PNG"
     assert "comparisons" in result.stdout and "self-play collection" in result.stdout
     if not report["gpu"]["available"]:  # the no-GPU path, for real on a CPU machine
@@ -98,6 +105,8 @@ def test_a_game_without_vectorized_rules_is_measured_through_its_environment(tmp
         (["tictactoe", "--jit-compile", "maybe"], "true/false"),
         (["tictactoe", "--batch-size", "10000000"], "batch_size"),
         (["tictactoe", "--actor-processes", "x"], "process counts"),
+        (["tictactoe", "--precision", "float32,half"], "comma-separated precisions"),
+        (["tictactoe", "--batch-splits", "3"], "batch_splits (3) must divide batch_size"),
     ],
 )
 def test_bad_options_fail_fast_with_one_line(args, message):
@@ -114,5 +123,6 @@ def test_script_has_the_same_options():
     )  # fmt: skip
     assert result.returncode == 0
     for option in ("--quick", "--out", "--actor-threads", "--games-per-thread", "--batch-size",
-                   "--jit-compile", "--actor-processes", "--no-processes"):  # fmt: skip
+                   "--jit-compile", "--precision", "--batch-splits", "--actor-processes",
+                   "--no-processes"):  # fmt: skip
         assert option in result.stdout

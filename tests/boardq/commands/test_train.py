@@ -70,6 +70,8 @@ def one_line_error(result: subprocess.CompletedProcess, code: int, *words: str) 
         (["train", "tictactoe", "--threads", "2"], 2, ["--threads"]),  # no second names
         (["train", "tictactoe", "--actor-processes", "-1"], 1, ["actor_processes"]),
         (["train", "tictactoe", "--resume", "/no/such/run"], 1, ["does not exist"]),
+        (["train", "tictactoe", "--precision", "half"], 2, ["--precision", "'half'", "float32"]),
+        (["train", "tictactoe", "--batch-splits", "5"], 1, ["batch_splits (5) must divide"]),
     ],
 )
 def test_bad_input_is_one_clear_line(args, code, words):
@@ -254,3 +256,22 @@ def test_a_second_training_on_a_run_in_use_refuses_with_one_line(tmp_path):
     # Once the first has ended, the run can be resumed.
     third = boardq("train", "tictactoe", *FAST, "--resume", str(run), "--budget-steps", "8")
     assert third.returncode == 0, third.stderr
+
+
+def test_a_precision_this_chip_cannot_run_falls_back_to_float32_with_one_line(tmp_path):
+    from boardq.precision import detect_chip
+
+    chip = detect_chip()
+    lacking = [p for p in ("bfloat16", "float16") if chip.units(p) is None]
+    if not lacking:
+        pytest.skip(f"{chip.describe()} runs both 16-bit precisions natively")
+    asked = lacking[-1]
+    result = boardq(
+        "train", "tictactoe", *FAST, "--budget-steps", "40", "--precision", asked,
+        "--out-dir", str(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    said = [line for line in result.stdout.splitlines() if line.startswith("precision ")]
+    assert len(said) == 1, result.stdout
+    assert said[0].startswith(f"precision {asked}: {chip.describe()} has no ")
+    assert said[0].endswith("; training in float32")

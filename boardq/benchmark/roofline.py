@@ -1,0 +1,105 @@
+"""The roofline stage: what this chip's matrix products reach, and the learner's share.
+
+The learner's work is matrix products (`boardq.networks.layer_gemms`): the stage times
+each of its layers' products, alone, on the learner's device in every precision the
+chip has units for (`boardq.precision.matmul_rate`), and a large square product as the
+chip's peak. At the learner's shapes the chip can do at most the FLOP-weighted
+harmonic mean of those rates (the roofline); the learner's ceiling in train steps/s
+times the FLOPs of a train step (`train_step_flops`) is what it reaches. Their ratio
+is the learner's distance to the chip's limit.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from boardq.benchmark.measure import StageResult, Window, ratio
+from boardq.precision import PRECISIONS, Chip, detect_chip, matmul_rate
+
+__all__ = ["PEAK_SHAPE", "learner_flops", "roofline", "roofline_ratios"]
+
+PEAK_SHAPE = (1024, 1024, 1024)
+"""The product whose rate stands for the chip's peak."""
+
+
+def learner_flops(learner) -> int:
+    """FLOPs of one of the learner's train steps."""
+    from boardq.networks import train_step_flops
+
+    return train_step_flops(learner.online, learner.config.batch_size)
+
+
+def roofline(learner, seconds: float, chip: Chip | None = None) -> StageResult:
+    """Times the learner's layers' products in each precision the chip runs natively.
+
+    On a CPU as many products run at once as there are cores (the whole chip, which
+    the learner's independent ops can use); on a GPU one at a time.
+
+    Args:
+      learner: whose network, batch size and precision are measured against.
+      seconds: time per probe (each precision runs one probe per distinct layer shape
+        and one of `PEAK_SHAPE`).
+      chip: the device (default: `detect_chip()`).
+    """
+    from boardq.networks import layer_gemms
+
+    chip = chip or detect_chip()
+    streams = 1 if chip.gpu else os.cpu_count() or 1  # every core, as the learner may use
+    gemms = layer_gemms(learner.online, learner.config.batch_size)
+    precisions = [p for p in PRECISIONS[1:] if chip.units(p)]
+    t0 = time.monotonic()
+    rates: dict[str, dict[str, float]] = {}
+    peak: dict[str, float] = {}
+    for p in precisions:
+        by_shape: dict[tuple[int, int, int], float] = {}
+        for _, m, k, n in gemms:
+            if (m, k, n) not in by_shape:
+                by_shape[(m, k, n)] = matmul_rate(p, m, k, n, seconds, streams=streams)
+        rates[p] = {name: by_shape[(m, k, n)] for name, m, k, n in gemms}
+        peak[p] = matmul_rate(p, *PEAK_SHAPE, seconds, chain=4 * streams, streams=streams)
+    window = Window(t0, time.monotonic())
+    roof = {p: _harmonic(gemms, rates[p]) for p in precisions}
+    learner_p = learner.precision.name
+    figures: dict[str, Any] = {
+        "chip": chip.describe(),
+        "units": {p: chip.units(p) for p in PRECISIONS[1:]},
+        "layers": [
+            {"name": name, "m": m, "k": k, "n": n, "gflops": {p: rates[p][name] for p in rates}}
+            for name, m, k, n in gemms
+        ],
+        "roofline_gflops": roof,
+        "peak_gflops": peak,
+        "peak_shape": list(PEAK_SHAPE),
+        "streams": streams,
+        "learner_precision": learner_p,
+        "learner_precision_note": learner.precision.note,
+        "train_step_flops": learner_flops(learner),
+        "batch_size": learner.config.batch_size,
+        "batch_splits": learner.config.batch_splits,
+    }
+    title = f"matrix products at the learner's shapes, {chip.describe()}"
+    return StageResult(
+        key="roofline", title=title, unit="GFLOP/s", rate=roof.get(learner_p),
+        figures=figures, windows=[window],
+    )  # fmt: skip
+
+
+def _harmonic(gemms, rates: dict[str, float]) -> float:
+    """The rate of all the layers' products in turn: total FLOPs over total time."""
+    flops = {name: 2.0 * m * k * n for name, m, k, n in gemms}
+    return sum(flops.values()) / sum(f / rates[name] for name, f in flops.items())
+
+
+def roofline_ratios(roof: StageResult | None, ceiling: float | None) -> dict[str, Any]:
+    """The learner's achieved GFLOP/s at its ceiling, and its share of the roofline and peak."""
+    if roof is None:
+        return {"learner_gflops": None, "learner_vs_roofline": None, "learner_vs_peak": None}
+    f = roof.figures
+    achieved = ceiling * f["train_step_flops"] / 1e9 if ceiling else None
+    return {
+        "learner_gflops": achieved,
+        "learner_vs_roofline": ratio(achieved, roof.rate),
+        "learner_vs_peak": ratio(achieved, f["peak_gflops"].get(f["learner_precision"])),
+    }

@@ -1,0 +1,251 @@
+"""The learner's arithmetic: float32, or 16-bit matmuls where the chip has units for them.
+
+`--precision` is one of `PRECISIONS`. The 16-bit settings are Keras mixed precision:
+float32 master weights, optimizer state and loss, matmuls and activations in bfloat16
+or float16 (`boardq.networks.build_q_network`). float16 needs loss scaling (its range
+is small); bfloat16 has float32's range and needs none. Agent files hold float32
+weights whatever the run's precision.
+
+`auto` takes what the chip offers, found out rather than assumed: on a GPU, its
+compute capability (tensor cores: bfloat16 from 8.0, float16 from 7.0); on a CPU with
+bfloat16 units (AVX512_BF16 or AMX), a short matmul probe at the learner's shapes,
+bfloat16 only where it is clearly faster than float32. A setting the chip cannot run
+falls back to float32 with one line saying why.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+__all__ = [
+    "AUTO_MIN_SPEEDUP",
+    "PRECISIONS",
+    "Chip",
+    "Precision",
+    "cpu_flags",
+    "detect_chip",
+    "matmul_rate",
+    "resolve_precision",
+]
+
+PRECISIONS = ("auto", "float32", "bfloat16", "float16")
+"""The values of the `precision` setting."""
+
+_POLICIES = {"float32": "float32", "bfloat16": "mixed_bfloat16", "float16": "mixed_float16"}
+_DTYPES = {"float32": "float32", "bfloat16": "bfloat16", "float16": "float16"}
+
+AUTO_MIN_SPEEDUP = 1.2
+"""`auto` on a CPU takes bfloat16 when its matmul probe is at least this much faster."""
+
+# CPU flags (/proc/cpuinfo) of the units that multiply 16-bit numbers natively.
+_CPU_UNITS = {
+    "bfloat16": (("amx_bf16", "AMX"), ("avx512_bf16", "AVX512_BF16")),
+    "float16": (("amx_fp16", "AMX-FP16"), ("avx512_fp16", "AVX512_FP16")),
+}
+
+
+@dataclass(frozen=True)
+class Chip:
+    """What the learner runs on.
+
+    Attributes:
+      name: the device as people name it ("NVIDIA H100 80GB HBM3", "AMD EPYC").
+      gpu: whether TensorFlow's default device for the learner is a GPU.
+      compute_capability: the GPU's (major, minor), or None.
+      cpu_flags: the CPU's feature flags (lower case; empty where unknown).
+    """
+
+    name: str
+    gpu: bool = False
+    compute_capability: tuple[int, int] | None = None
+    cpu_flags: frozenset[str] = frozenset()
+
+    def units(self, precision: str) -> str | None:
+        """The chip's units that run `precision`'s matmuls natively, or None.
+
+        float32 runs everywhere ("FP32"). On a GPU: tensor cores (bfloat16 from
+        compute capability 8.0, float16 from 7.0). On a CPU: AMX or AVX-512 with the
+        16-bit extensions, read from its flags.
+        """
+        if precision == "float32":
+            return "FP32"
+        if self.gpu:
+            need = (8, 0) if precision == "bfloat16" else (7, 0)
+            cc = self.compute_capability or (0, 0)
+            return "tensor cores" if cc >= need else None
+        for flag, units in _CPU_UNITS.get(precision, ()):
+            if flag in self.cpu_flags:
+                return units
+        return None
+
+    def describe(self) -> str:
+        if self.gpu:
+            cc = self.compute_capability
+            return f"GPU {self.name}" + (f" (compute capability {cc[0]}.{cc[1]})" if cc else "")
+        return f"CPU {self.name}"
+
+
+@dataclass(frozen=True)
+class Precision:
+    """A resolved precision: what the learner computes in, and why.
+
+    Attributes:
+      name: "float32", "bfloat16" or "float16".
+      note: one line: what was asked, what was chosen and why.
+      probe: GFLOP/s the probe measured per precision (empty where none ran).
+    """
+
+    name: str
+    note: str
+    probe: dict[str, float]
+
+    @property
+    def policy(self) -> str:
+        """The Keras dtype policy of the network's layers."""
+        return _POLICIES[self.name]
+
+    @property
+    def loss_scaling(self) -> bool:
+        """float16 needs its loss scaled so that small gradients do not flush to zero."""
+        return self.name == "float16"
+
+
+def cpu_flags(path: str = "/proc/cpuinfo") -> frozenset[str]:
+    """The CPU's feature flags, lower case (empty where there is no /proc/cpuinfo)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith(("flags", "Features")):
+                    return frozenset(line.split(":", 1)[1].lower().split())
+    except OSError:
+        pass
+    return frozenset()
+
+
+def _cpu_name(path: str = "/proc/cpuinfo") -> str:
+    import platform
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def detect_chip() -> Chip:
+    """The learner's device: the first GPU TensorFlow sees, else the CPU."""
+    import tensorflow as tf
+
+    gpus = tf.config.list_physical_devices("GPU")
+    if gpus:
+        details = tf.config.experimental.get_device_details(gpus[0])
+        cc = details.get("compute_capability")
+        return Chip(
+            name=details.get("device_name", gpus[0].name),
+            gpu=True,
+            compute_capability=tuple(cc) if cc else None,
+        )
+    return Chip(name=_cpu_name(), cpu_flags=cpu_flags())
+
+
+def matmul_rate(
+    precision: str,
+    m: int,
+    k: int,
+    n: int,
+    seconds: float = 0.3,
+    chain: int = 32,
+    streams: int = 1,
+) -> float:
+    """GFLOP/s of [m, k] x [k, n] matmuls in `precision` on the default device.
+
+    `chain` products run inside one compiled call, in a while loop that lets
+    `streams` of them run at once on TensorFlow's threads (1: one at a time, each
+    with the compute threads TensorFlow was given; the cores: the whole chip). Calls
+    repeat for about `seconds` after one untimed call.
+    """
+    import tensorflow as tf
+
+    dtype = tf.as_dtype(_DTYPES[precision])
+    a = tf.cast(tf.random.stateless_normal([m, k], seed=[1, 2]), dtype)
+    b = tf.cast(tf.random.stateless_normal([k, n], seed=[3, 4]), dtype)
+
+    @tf.function(autograph=False)
+    def run(a, b):
+        def body(i, acc):
+            return i + 1, acc + tf.matmul(a, b)
+
+        init = (tf.constant(0), tf.zeros([m, n], dtype))
+        cond = lambda i, _: i < chain  # noqa: E731
+        return tf.while_loop(cond, body, init, parallel_iterations=streams)[1]
+
+    run(a, b).numpy()
+    calls, t0 = 0, time.perf_counter()
+    while True:
+        run(a, b).numpy()
+        calls += 1
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds:
+            return 2.0 * m * k * n * chain * calls / elapsed / 1e9
+
+
+def _fallback(asked: str, chip: Chip) -> Precision:
+    if chip.gpu:
+        lacks = f"{asked} tensor cores"
+    else:
+        lacks = " or ".join(units for _, units in _CPU_UNITS[asked])
+    note = f"precision {asked}: {chip.describe()} has no {lacks}; training in float32"
+    return Precision("float32", note, {})
+
+
+def resolve_precision(
+    asked: str, chip: Chip, shape: tuple[int, int, int] = (256, 256, 256)
+) -> Precision:
+    """The precision to train in for the setting `asked` on `chip`.
+
+    Args:
+      asked: one of `PRECISIONS`.
+      chip: the learner's device (`detect_chip`).
+      shape: (m, k, n) of the learner's largest matmul, for `auto`'s probe on a CPU.
+
+    Raises:
+      ValueError: `asked` is not one of `PRECISIONS`.
+    """
+    if asked not in PRECISIONS:
+        raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {asked!r}")
+    if asked == "float32":
+        return Precision("float32", "precision float32", {})
+    if asked != "auto":
+        units = chip.units(asked)
+        if units is None:
+            return _fallback(asked, chip)
+        return Precision(
+            asked, f"precision {asked} (mixed) on the {units} of {chip.describe()}", {}
+        )
+    if chip.gpu:
+        for name in ("bfloat16", "float16"):
+            if chip.units(name):
+                note = f"precision auto: {name} (mixed) on the tensor cores of {chip.describe()}"
+                return Precision(name, note, {})
+        return Precision("float32", f"precision auto: float32, {chip.describe()} has no "
+                         "tensor cores", {})  # fmt: skip
+    units = chip.units("bfloat16")
+    if units is None:
+        return Precision("float32", f"precision auto: float32, {chip.describe()} has no "
+                         "bfloat16 units (AVX512_BF16 or AMX)", {})  # fmt: skip
+    probe = {p: matmul_rate(p, *shape) for p in ("float32", "bfloat16")}
+    speedup = probe["bfloat16"] / probe["float32"]
+    m, k, n = shape
+    measured = (
+        f"a {m}x{k}x{n} matmul ran {probe['bfloat16']:.0f} GFLOP/s in bfloat16, "
+        f"{probe['float32']:.0f} in float32 ({speedup:.2f}x)"
+    )
+    if speedup >= AUTO_MIN_SPEEDUP:
+        return Precision("bfloat16", f"precision auto: bfloat16 (mixed) on {units}: {measured}",
+                         probe)  # fmt: skip
+    return Precision("float32", f"precision auto: float32: {measured}, under "
+                     f"{AUTO_MIN_SPEEDUP}x", probe)  # fmt: skip
