@@ -3,12 +3,14 @@
 `ActorProcess` is the body of a Ray actor (`boardq.remote.RemoteCollection` makes it
 one): it builds its actors with the run's `Builder`, keeps its own CPU copy of the
 newest snapshot (the Ape-X way), and plays a request's worth of moves whenever the
-learner process asks (`collect`).
+learner process asks (`collect`). It says where it runs (`where`: its pid and Ray
+node), so the learner can tell a restarted process and the node it moved to.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 from typing import Any
 
 import numpy as np
@@ -54,8 +56,12 @@ class ActorProcess:
     """
 
     def __init__(self, config: dict[str, Any], game_name: str, index: int):
+        import ray
+
         from boardq._quiet import import_tensorflow_quietly
 
+        node = ray.get_runtime_context().get_node_id()
+        self._where = {"pid": os.getpid(), "node": node, "host": socket.gethostname()}
         import_tensorflow_quietly()
         import tensorflow as tf
 
@@ -84,8 +90,9 @@ class ActorProcess:
 
             self._pool = ThreadPoolExecutor(len(self._actors), thread_name_prefix="actor")
 
-    def pid(self) -> int:
-        return os.getpid()
+    def where(self) -> dict[str, Any]:
+        """This process's pid, the id of the Ray node it runs on, and that machine's name."""
+        return dict(self._where)
 
     def collect(
         self, version: int, weights: list[np.ndarray], epsilon: float
@@ -101,7 +108,7 @@ class ActorProcess:
         Returns:
           The closed transitions as one chunk, and what this request did: the changes
           of `ActorStats`'s counters summed over the threads, the snapshot version
-          acted with, and this process's pid.
+          acted with, and where this process runs (`where`).
         """
         from boardq.snapshot import Snapshot
 
@@ -117,7 +124,7 @@ class ActorProcess:
         chunk = {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
         done = {k: v - before[k] for k, v in self._totals().items()}
         done["version"] = self._snapshots.version
-        done["pid"] = os.getpid()
+        done.update(self._where)
         return chunk, done
 
     def _totals(self) -> dict[str, Any]:

@@ -9,9 +9,17 @@ the replay feed drains. Before each request it takes the replay-ratio limiter's
 admission for the moves it asks for, so the ratio holds across processes; two
 requests stay in flight per process so its games never wait for the round trip.
 
-Faults: an actor process that dies is restarted by Ray (`max_restarts`); its
-collector sees the error, says so, and resumes with the new process (told apart by
-its pid). `close` kills the actors and shuts down the Ray instance this run started,
+Placement: the processes are spread over the cluster's nodes (Ray's SPREAD
+strategy, a preference, not a pin), one CPU each, so a lost node's processes can come
+back wherever a CPU is free. On a cluster the run says which node runs which process.
+
+Faults: an actor process that dies, alone or with its node, is restarted by Ray
+(`max_restarts`). Its collector says so, drops the requests in flight, and asks
+nothing more of it (taking no admission) until it answers again: then it says where
+it came back and carries on. The others collect meanwhile. If a process stays away for
+`COME_BACK_SEC` (no free CPU left in the cluster, say) the run says so and goes on
+without it until it returns; only when every process has been away that long does the
+run fail. `close` kills the actors and shuts down the Ray instance this run started,
 so no process outlives the run.
 """
 
@@ -33,6 +41,7 @@ from boardq.actor_process import (
     steps_per_request,
 )
 from boardq.coordination import put_until_stopped
+from boardq.errors import BoardqError
 
 if TYPE_CHECKING:
     from boardq.builder import Builder
@@ -41,9 +50,12 @@ if TYPE_CHECKING:
 __all__ = ["MAX_RESTARTS", "RemoteCollection", "start_ray"]
 
 MAX_RESTARTS = 20
-"""Restarts Ray grants each actor process before the run fails."""
+"""Restarts Ray grants each actor process."""
 COME_BACK_SEC = 120.0
-"""How long a dead actor process may take to come back before the run fails."""
+"""How long actor processes may take to start, and all of them may stay away, before
+the run fails (one that stays away this long is reported and waited for)."""
+PROBE_SEC = 0.5
+"""Pause between asking a dead actor process whether it is back."""
 
 
 def start_ray(address: str, processes: int) -> bool:
@@ -97,20 +109,49 @@ class RemoteCollection:
         self._lock = threading.Lock()
         self._cached: tuple[int, Any] = (-2, None)
         self._events: list[str] = []
+        self._away: dict[int, float] = {}  # process -> since when it has not answered
+        self._gone_nodes: set[str] = set()
         self.restarts = 0
         self.stats = [ActorStats() for _ in range(cfg.actor_processes)]
         self.handles: list[Any] = []
         try:
-            remote = ray.remote(num_cpus=1, max_restarts=MAX_RESTARTS, max_task_retries=0)
+            remote = ray.remote(
+                num_cpus=1,
+                max_restarts=MAX_RESTARTS,
+                max_task_retries=0,
+                scheduling_strategy="SPREAD",
+            )
             actor_class = remote(ActorProcess)
             self.handles = [
                 actor_class.remote(cfg.to_dict(), builder.game.name, i)
                 for i in range(cfg.actor_processes)
             ]
-            self.pids = ray.get([h.pid.remote() for h in self.handles])
+            self.places = self._started()
         except BaseException:
             self.close()
             raise
+        self.pids = [p["pid"] for p in self.places]
+        if not self._started_ray:
+            self._say(_placement(self.places))
+
+    def _started(self) -> list[dict[str, Any]]:
+        """Waits until every actor process is up; where each one runs.
+
+        Raises:
+          BoardqError: some did not start in `COME_BACK_SEC` (too few CPUs, say).
+        """
+        import ray
+
+        refs = [h.where.remote() for h in self.handles]
+        _, waiting = ray.wait(refs, num_returns=len(refs), timeout=COME_BACK_SEC)
+        if waiting:
+            cpus = ray.cluster_resources().get("CPU", 0)
+            raise BoardqError(
+                f"{len(waiting)} of {len(refs)} actor processes did not start in "
+                f"{COME_BACK_SEC:.0f} s: each needs one CPU, and the Ray cluster has "
+                f"{cpus:g} in all"
+            )
+        return ray.get(refs)
 
     def _weights(self) -> tuple[int, Any]:
         """The newest snapshot as (version, object ref), put into Ray once per version."""
@@ -131,10 +172,9 @@ class RemoteCollection:
     def _collect(self, i: int, stop) -> None:
         """Keeps `REQUESTS_IN_FLIGHT` requests going to process i; queues what returns."""
         import ray
-        from ray.exceptions import GetTimeoutError, RayActorError
+        from ray.exceptions import GetTimeoutError, ObjectLostError, RayActorError
 
         pending: list[Any] = []
-        failed_at: float | None = None
         while not stop.is_set():
             if len(pending) < REQUESTS_IN_FLIGHT:
                 if self._admit is None or self._admit(self._moves, stop):
@@ -147,33 +187,99 @@ class RemoteCollection:
                 chunk, done = ray.get(pending[0], timeout=0.1)
             except GetTimeoutError:
                 continue
-            except RayActorError as e:
-                pending.pop(0)
-                failed_at = failed_at or time.monotonic()
-                self._died(i, e, time.monotonic() - failed_at)
+            except (RayActorError, ObjectLostError) as e:
+                # The process died, or its node went with the answer: what is in flight is lost.
+                pending = []
+                self._wait_for(i, e, stop)
                 continue
             pending.pop(0)
-            failed_at = None
             self._account(i, done)
             if len(chunk["action"]) and put_until_stopped(self._queue, chunk, stop):
                 self.stats[i].transitions += len(chunk["action"])
 
-    def _died(self, i: int, error: Exception, down_sec: float) -> None:
-        if down_sec > COME_BACK_SEC:
-            raise RuntimeError(
-                f"actor process {i} died and did not come back in {COME_BACK_SEC:.0f} s"
-            ) from error
-        if down_sec == 0.0:
-            first = (str(error).strip().splitlines() or [type(error).__name__])[0]
-            self._say(f"actor process {i} (pid {self.pids[i]}) died: {first[:120]}")
-        time.sleep(0.2)
+    def _wait_for(self, i: int, error: Exception, stop) -> None:
+        """Says process i died, then asks only where it is (no admission) until it answers.
+
+        Raises:
+          RuntimeError: every actor process has been away for `COME_BACK_SEC`.
+        """
+        import ray
+        from ray.exceptions import ActorUnavailableError, GetTimeoutError, RayActorError
+
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        place = self.places[i]
+        what = "does not answer" if isinstance(error, ActorUnavailableError) else "died"
+        self._say(
+            f"actor process {i} (pid {place['pid']} on node {_node(place)}) {what}: {first[:120]}"
+        )
+        since = time.monotonic()
+        with self._lock:
+            self._away[i] = since
+        told, probe, checked = False, None, since
+        while not stop.is_set():
+            probe = probe or self.handles[i].where.remote()
+            try:
+                ray.get(probe, timeout=0.1)
+            except GetTimeoutError:
+                pass
+            except RayActorError:  # not back yet: Ray restarts it, or has no CPU for it yet
+                probe = None
+                stop.wait(PROBE_SEC)
+            else:  # back: its first chunk says where (`_moved`)
+                with self._lock:
+                    del self._away[i]
+                return
+            now = time.monotonic()
+            if now - checked > 1.0:
+                checked = now
+                self._node_gone(place)
+            with self._lock:
+                all_away = len(self._away) == len(self.handles)
+                last = max(self._away.values())
+            if all_away and now - last > COME_BACK_SEC:
+                raise RuntimeError(
+                    f"no actor process has answered for {COME_BACK_SEC:.0f} s "
+                    f"(each needs one free CPU in the Ray cluster)"
+                ) from error
+            if not told and now - since > COME_BACK_SEC:
+                told = True
+                self._say(
+                    f"actor process {i} is not back after {COME_BACK_SEC:.0f} s (no free CPU "
+                    f"in the Ray cluster?); training goes on without it until it is"
+                )
+
+    def _node_gone(self, place: dict[str, Any]) -> None:
+        """Says, once, that the node a process ran on has left the cluster."""
+        import ray
+
+        if place["node"] in self._gone_nodes:
+            return
+        if any(n["NodeID"] == place["node"] and n["Alive"] for n in ray.nodes()):
+            return
+        with self._lock:
+            if place["node"] in self._gone_nodes:
+                return
+            self._gone_nodes.add(place["node"])
+        self._say(
+            f"node {_node(place)} left the Ray cluster; its actor processes restart "
+            f"where a CPU is free"
+        )
+
+    def _moved(self, i: int, place: dict[str, Any]) -> None:
+        """Takes note of where process i runs; says so when a new process delivers."""
+        with self._lock:
+            if place["pid"] == self.places[i]["pid"] and place["node"] == self.places[i]["node"]:
+                return
+            self.restarts += 1
+            self.places[i], self.pids[i] = place, place["pid"]
+        self._say(
+            f"actor process {i} restarted as pid {place['pid']} on node {_node(place)}; "
+            f"training goes on"
+        )
 
     def _account(self, i: int, done: dict[str, Any]) -> None:
         s = self.stats[i]
-        if done["pid"] != self.pids[i]:
-            self.restarts += 1
-            self._say(f"actor process {i} restarted as pid {done['pid']}; training goes on")
-            self.pids[i] = done["pid"]
+        self._moved(i, {k: done[k] for k in ("pid", "node", "host")})
         for name in SUMMED:
             setattr(s, name, getattr(s, name) + done[name])
         s.results = [s.results[0] + done["first_wins"], s.results[1] + done["draws"],
@@ -216,3 +322,17 @@ class RemoteCollection:
         self.handles = []
         if self._started_ray:
             ray.shutdown()
+
+
+def _node(place: dict[str, Any]) -> str:
+    """A node as the run names it: the start of its id, and its machine's name."""
+    return f"{place['node'][:8]} ({place['host']})"
+
+
+def _placement(places: list[dict[str, Any]]) -> str:
+    """Which node runs which actor process, in one line."""
+    by_node: dict[str, list[int]] = {}
+    for i, place in enumerate(places):
+        by_node.setdefault(_node(place), []).append(i)
+    nodes = "; ".join(f"node {n}: {', '.join(map(str, ps))}" for n, ps in by_node.items())
+    return f"actor processes on {len(by_node)} node(s) of the Ray cluster: {nodes}"
