@@ -84,6 +84,7 @@ def _details(key: str, f: dict[str, Any]) -> str:
             f"jit_compile {f['jit_compile']}; "
             f"{_num(f.get('samples_per_sec'))} samples/s; segments "
             + ", ".join(_num(r) for r in f.get("by_segment", []))
+            + (f"; {_times(f['vs_main'])} the main learner's" if "vs_main" in f else "")
         )
     if base == "fed_learner":
         return (

@@ -78,8 +78,9 @@ class BenchSettings:
       naive: measure the naive implementation as the baseline.
       training: run the full trainer.
       sweeps: setting name -> further values; each re-measures the stages it affects
-        (collection for actor_threads and games_per_thread, the learner for
-        batch_size and jit_compile).
+        (collection for actor_threads and games_per_thread; the learner's ceiling, side
+        by side with the main learner's, for batch_size, jit_compile, precision and
+        batch_splits).
     """
 
     config: TrainConfig
@@ -147,6 +148,7 @@ def machine_info() -> dict[str, Any]:
 
 def _stages(game: Game, s: BenchSettings, log: Callable[[str], None]) -> list[StageResult]:
     from boardq.benchmark import naive, roofline, stages, training
+    from boardq.benchmark.sweep import sweep
     from boardq.builder import Builder
 
     cfg, d = s.config, s.durations
@@ -174,27 +176,7 @@ def _stages(game: Game, s: BenchSettings, log: Callable[[str], None]) -> list[St
         log("the naive implementation (baseline)")
         out.append(naive.naive_collection(game, cfg, d.naive_sec))
         out.append(naive.naive_learning(game, cfg, chunks, d.naive_sec))
-    out += _sweep(game, s, learner, chunks, log)
-    return out
-
-
-def _sweep(game, s: BenchSettings, learner, chunks, log) -> list[StageResult]:
-    from boardq.benchmark import stages
-    from boardq.builder import Builder
-
-    out = []
-    for name, values in s.sweeps.items():
-        for value in values:  # further values: the main one ran above
-            cfg = s.config.replace(**{name: value})
-            log(f"sweep: {name} = {value}")
-            if name in ("actor_threads", "games_per_thread"):
-                found, _ = stages.collection(game, cfg, learner, s.durations.segment_sec, 1, 0)
-            else:
-                swept = Builder(cfg, game).make_learner()
-                found = stages.learner_stages(game, cfg, swept, chunks, s.durations.segment_sec, 2)
-            for r in found:
-                r.key, r.figures["sweep"] = f"{r.key}[{name}={value}]", {name: value}
-            out += found
+    out += sweep(game, cfg, s.sweeps, learner, chunks, seg, rounds, log)
     return out
 
 
@@ -214,6 +196,11 @@ def run_benchmark(game: Game, settings: BenchSettings, say: Callable[[str], None
     finally:
         monitor.stop()
     machine["load_average_end"] = list(os.getloadavg())
+    import tensorflow as tf
+
+    # 0: TensorFlow's default (the cores).
+    machine["tf_intra_op_threads"] = tf.config.threading.get_intra_op_parallelism_threads()
+    machine["tf_inter_op_threads"] = tf.config.threading.get_inter_op_parallelism_threads()
     return build_report(game.name, settings, results, monitor, machine, origin, wall)
 
 

@@ -19,6 +19,7 @@ _SWEPT = {
     "actor_threads": (number(int, minimum=1), "thread counts", "the collection"),
     "games_per_thread": (number(int, minimum=1), "game counts", "the collection"),
     "batch_size": (number(int, minimum=1), "batch sizes", "the learner"),
+    "steps_per_call": (number(int, minimum=1), "step counts", "the learner"),
     "jit_compile": (parse_bool, "true/false values", "the learner"),
     "precision": (choice(PRECISIONS), "precisions", "the learner"),
     "batch_splits": (number(int, minimum=1), "split counts", "the learner"),
@@ -76,6 +77,13 @@ def add_command(sub) -> None:
         action="store_true",
         help="exit with status 1 if a required figure is measured and missed",
     )
+    p.add_argument(
+        "--intra-op-threads",
+        type=number(int, minimum=0),
+        metavar="N",
+        help="TensorFlow compute threads per op (default: the preset's rule; one value: "
+        "it is set before TensorFlow starts, so compare values in separate runs)",
+    )
     p.add_argument("--seed", type=number(int), default=0, help="random seed")
     # TensorFlow is imported only once the game and settings are known to be good.
     p.set_defaults(func=run, needs_tensorflow=False)
@@ -93,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     values = {name: getattr(args, name) for name in _SWEPT if getattr(args, name)}
     config = game.preset.replace(seed=args.seed, **{n: v[0] for n, v in values.items()})
+    if args.intra_op_threads is not None:
+        config = config.replace(intra_op_threads=args.intra_op_threads)
     counts = args.actor_processes or (1, max(2, os.cpu_count() or 1))
     settings = BenchSettings(
         config=config.validate(),
