@@ -77,16 +77,14 @@ def build_models(
 def learner_precision(config: TrainConfig, obs_shape: Sequence[int], num_actions: int) -> Precision:
     """The precision `config.precision` resolves to on this machine's learner device.
 
-    `auto`'s probe on a CPU times the matrix product of the network's layer with the
-    most FLOPs at the run's batch size (call after `configure_threads`: it runs
-    TensorFlow ops).
+    `auto`'s probe on a CPU times the network's layers as matrix products at the run's
+    batch size (call after `configure_threads`: it runs TensorFlow ops).
     """
     if config.precision == "float32":
         return resolve_precision("float32", detect_chip())
     probe_net = build_q_network(obs_shape, num_actions, config.network, "probe")
-    gemms = layer_gemms(probe_net, config.batch_size)
-    _, m, k, n = max(gemms, key=lambda g: g[1] * g[2] * g[3])
-    return resolve_precision(config.precision, detect_chip(), (m, k, n))
+    shapes = [(m, k, n) for _, m, k, n in layer_gemms(probe_net, config.batch_size)]
+    return resolve_precision(config.precision, detect_chip(), shapes)
 
 
 class Learner:

@@ -8,14 +8,17 @@ weights whatever the run's precision.
 
 `auto` takes what the chip offers, found out rather than assumed: on a GPU, its
 compute capability (tensor cores: bfloat16 from 8.0, float16 from 7.0); on a CPU with
-bfloat16 units (AVX512_BF16 or AMX), a short matmul probe at the learner's shapes,
-bfloat16 only where it is clearly faster than float32. A setting the chip cannot run
+bfloat16 units (AVX512_BF16 or AMX), a short probe of the learner's own matrix
+products on every core (the benchmark's roofline), bfloat16 only where it is clearly
+faster than float32. A setting the chip cannot run
 falls back to float32 with one line saying why.
 """
 
 from __future__ import annotations
 
+import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -25,7 +28,9 @@ __all__ = [
     "Precision",
     "cpu_flags",
     "detect_chip",
+    "in_turn",
     "matmul_rate",
+    "products_rate",
     "resolve_precision",
 ]
 
@@ -168,6 +173,25 @@ def matmul_rate(
     with the compute threads TensorFlow was given; the cores: the whole chip). Calls
     repeat for about `seconds` after one untimed call.
     """
+    key = (precision, m, k, n, chain, streams)
+    if key not in _PROBES:
+        _PROBES[key] = _probe(*key)
+    run, a, b = _PROBES[key]
+    run(a, b).numpy()
+    calls, t0 = 0, time.perf_counter()
+    while True:
+        run(a, b).numpy()
+        calls += 1
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds:
+            return 2.0 * m * k * n * chain * calls / elapsed / 1e9
+
+
+_PROBES: dict[tuple, tuple] = {}
+"""Traced probes by (precision, m, k, n, chain, streams): a second call does not trace."""
+
+
+def _probe(precision: str, m: int, k: int, n: int, chain: int, streams: int) -> tuple:
     import tensorflow as tf
 
     dtype = tf.as_dtype(_DTYPES[precision])
@@ -183,14 +207,7 @@ def matmul_rate(
         cond = lambda i, _: i < chain  # noqa: E731
         return tf.while_loop(cond, body, init, parallel_iterations=streams)[1]
 
-    run(a, b).numpy()
-    calls, t0 = 0, time.perf_counter()
-    while True:
-        run(a, b).numpy()
-        calls += 1
-        elapsed = time.perf_counter() - t0
-        if elapsed >= seconds:
-            return 2.0 * m * k * n * chain * calls / elapsed / 1e9
+    return run, a, b
 
 
 def _fallback(asked: str, chip: Chip) -> Precision:
@@ -202,15 +219,42 @@ def _fallback(asked: str, chip: Chip) -> Precision:
     return Precision("float32", note, {})
 
 
+def products_rate(
+    precision: str,
+    shapes: Sequence[tuple[int, int, int]],
+    seconds: float = 0.15,
+    streams: int | None = None,
+) -> float:
+    """GFLOP/s of the products `shapes` ((m, k, n) each) in turn: FLOPs over time.
+
+    Each distinct shape is timed once by `matmul_rate` with `streams` products at
+    once (default: every core on a CPU, one on a GPU), as the roofline is.
+    """
+    if streams is None:
+        streams = 1 if detect_chip().gpu else os.cpu_count() or 1
+    rates = {s: matmul_rate(precision, *s, seconds, streams=streams) for s in set(shapes)}
+    return in_turn(shapes, rates)
+
+
+def in_turn(
+    shapes: Sequence[tuple[int, int, int]], rates: dict[tuple[int, int, int], float]
+) -> float:
+    """GFLOP/s of the products `shapes` run in turn, each at its rate in `rates`."""
+    flops = [2.0 * m * k * n for m, k, n in shapes]
+    return sum(flops) / sum(f / rates[shape] for f, shape in zip(flops, shapes, strict=True))
+
+
 def resolve_precision(
-    asked: str, chip: Chip, shape: tuple[int, int, int] = (256, 256, 256)
+    asked: str, chip: Chip, shapes: Sequence[tuple[int, int, int]] = ((256, 256, 256),)
 ) -> Precision:
     """The precision to train in for the setting `asked` on `chip`.
 
     Args:
       asked: one of `PRECISIONS`.
       chip: the learner's device (`detect_chip`).
-      shape: (m, k, n) of the learner's largest matmul, for `auto`'s probe on a CPU.
+      shapes: (m, k, n) of the learner's products (`boardq.networks.layer_gemms`), for
+        `auto`'s probe on a CPU: their rate in both precisions, with as many at once
+        as there are cores (the roofline of `boardq bench`).
 
     Raises:
       ValueError: `asked` is not one of `PRECISIONS`.
@@ -237,11 +281,14 @@ def resolve_precision(
     if units is None:
         return Precision("float32", f"precision auto: float32, {chip.describe()} has no "
                          "bfloat16 units (AVX512_BF16 or AMX)", {})  # fmt: skip
-    probe = {p: matmul_rate(p, *shape) for p in ("float32", "bfloat16")}
+    # Best of two rounds, interleaved: a moment of load elsewhere weighs on neither.
+    probe = dict.fromkeys(("float32", "bfloat16"), 0.0)
+    for _ in range(2):
+        for p in probe:
+            probe[p] = max(probe[p], products_rate(p, shapes, seconds=0.1))
     speedup = probe["bfloat16"] / probe["float32"]
-    m, k, n = shape
     measured = (
-        f"a {m}x{k}x{n} matmul ran {probe['bfloat16']:.0f} GFLOP/s in bfloat16, "
+        f"the learner's products ran {probe['bfloat16']:.0f} GFLOP/s in bfloat16, "
         f"{probe['float32']:.0f} in float32 ({speedup:.2f}x)"
     )
     if speedup >= AUTO_MIN_SPEEDUP:

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from boardq.benchmark.measure import StageResult, Window, ratio
-from boardq.precision import PRECISIONS, Chip, detect_chip, matmul_rate
+from boardq.precision import PRECISIONS, Chip, detect_chip, in_turn, matmul_rate
 
 __all__ = ["PEAK_SHAPE", "learner_flops", "roofline", "roofline_ratios"]
 
@@ -48,19 +48,18 @@ def roofline(learner, seconds: float, chip: Chip | None = None) -> StageResult:
     chip = chip or detect_chip()
     streams = 1 if chip.gpu else os.cpu_count() or 1  # every core, as the learner may use
     gemms = layer_gemms(learner.online, learner.config.batch_size)
+    shapes = [(m, k, n) for _, m, k, n in gemms]
     precisions = [p for p in PRECISIONS[1:] if chip.units(p)]
     t0 = time.monotonic()
     rates: dict[str, dict[str, float]] = {}
+    roof: dict[str, float] = {}
     peak: dict[str, float] = {}
     for p in precisions:
-        by_shape: dict[tuple[int, int, int], float] = {}
-        for _, m, k, n in gemms:
-            if (m, k, n) not in by_shape:
-                by_shape[(m, k, n)] = matmul_rate(p, m, k, n, seconds, streams=streams)
+        by_shape = {s: matmul_rate(p, *s, seconds, streams=streams) for s in set(shapes)}
         rates[p] = {name: by_shape[(m, k, n)] for name, m, k, n in gemms}
+        roof[p] = in_turn(shapes, by_shape)
         peak[p] = matmul_rate(p, *PEAK_SHAPE, seconds, chain=4 * streams, streams=streams)
     window = Window(t0, time.monotonic())
-    roof = {p: _harmonic(gemms, rates[p]) for p in precisions}
     learner_p = learner.precision.name
     figures: dict[str, Any] = {
         "chip": chip.describe(),
@@ -84,12 +83,6 @@ def roofline(learner, seconds: float, chip: Chip | None = None) -> StageResult:
         key="roofline", title=title, unit="GFLOP/s", rate=roof.get(learner_p),
         figures=figures, windows=[window],
     )  # fmt: skip
-
-
-def _harmonic(gemms, rates: dict[str, float]) -> float:
-    """The rate of all the layers' products in turn: total FLOPs over total time."""
-    flops = {name: 2.0 * m * k * n for name, m, k, n in gemms}
-    return sum(flops.values()) / sum(f / rates[name] for name, f in flops.items())
 
 
 def roofline_ratios(roof: StageResult | None, ceiling: float | None) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from boardq.precision import (
     Chip,
     cpu_flags,
     detect_chip,
+    in_turn,
     matmul_rate,
     resolve_precision,
 )
@@ -66,7 +67,7 @@ def test_auto_on_a_cpu_without_bfloat16_units_is_float32_without_a_probe():
 def test_auto_on_a_cpu_with_bfloat16_units_follows_its_probe():
     # The probe runs for real here (on a CPU without the units bfloat16 is emulated,
     # and slow): whatever it measures, the choice must follow it.
-    chosen = resolve_precision("auto", BF16_CPU, shape=(64, 64, 64))
+    chosen = resolve_precision("auto", BF16_CPU, shapes=[(64, 32, 64), (64, 64, 64)])
     speedup = chosen.probe["bfloat16"] / chosen.probe["float32"]
     assert chosen.name == ("bfloat16" if speedup >= AUTO_MIN_SPEEDUP else "float32")
     assert f"({speedup:.2f}x)" in chosen.note
@@ -118,6 +119,13 @@ def test_cpu_flags_are_read_from_cpuinfo(tmp_path):
     info.write_text("processor\t: 0\nmodel name\t: X\nflags\t\t: fpu AVX512_BF16 amx_tile\n\n")
     assert cpu_flags(str(info)) == frozenset({"fpu", "avx512_bf16", "amx_tile"})
     assert cpu_flags(str(tmp_path / "missing")) == frozenset()
+
+
+def test_products_in_turn_take_the_time_of_each():
+    # 2 GFLOP at 100 GFLOP/s and 1 GFLOP at 50: 3 GFLOP in 0.04 s.
+    shapes = [(1000, 1000, 1000), (500, 1000, 1000)]
+    rates = {shapes[0]: 100.0, shapes[1]: 50.0}
+    assert in_turn(shapes, rates) == pytest.approx(3.0 / 0.04)
 
 
 def test_this_machine_is_detected_and_probed():

@@ -58,3 +58,29 @@ def test_naive_collection_and_full_training(setup):
     result = training.training(game, cfg, 6.0)
     assert result.rate > 0 and result.figures["train_steps_per_sec"] > 0
     assert result.figures["replay_ratio_held"] == pytest.approx(cfg.replay_ratio, rel=0.5)
+
+
+def test_a_learner_sweep_runs_each_value_side_by_side_with_the_main_learner(setup):
+    from boardq.benchmark.roofline import roofline, roofline_ratios
+    from boardq.benchmark.sweep import sweep
+
+    game, cfg, learner = setup
+    _, kept = stages.collection(game, cfg, learner, 0.6, rounds=1, keep=1_000)
+    said = []
+    found = sweep(game, cfg, {"precision": ("float32",), "batch_splits": (2,)}, learner, kept,
+                  0.6, 1, said.append)  # fmt: skip
+    by_key = {r.key: r for r in found}
+    assert set(by_key) == {"learner_ceiling[precision=float32]", "learner_ceiling[batch_splits=2]"}
+    split = by_key["learner_ceiling[batch_splits=2]"].figures
+    assert split["batch_splits"] == 2 and split["sweep"] == {"batch_splits": 2}
+    for r in found:  # each timed in the same interleaved segments as the main learner
+        assert r.rate > 0 and r.figures["vs_main"] == pytest.approx(r.rate / r.figures["main_rate"])
+        assert len(r.windows) == 1
+    assert said == ["sweep: the learner's ceiling side by side: main, precision=float32, "
+                    "batch_splits=2"]  # fmt: skip
+    # The roofline of the same learner: the chip's float32 products at its layers' shapes.
+    roof = roofline(learner, 0.05)
+    assert roof.unit == "GFLOP/s" and roof.figures["roofline_gflops"]["float32"] > 0
+    assert [layer["name"] for layer in roof.figures["layers"]] == ["dense0", "q_values"]
+    share = roofline_ratios(roof, 100.0)
+    assert share["learner_gflops"] == pytest.approx(100.0 * roof.figures["train_step_flops"] / 1e9)
