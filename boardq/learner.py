@@ -11,7 +11,7 @@ import tensorflow as tf
 from boardq.config import TrainConfig
 from boardq.losses import td_loss
 from boardq.networks import QFunction, build_q_network, layer_gemms
-from boardq.precision import Precision, detect_chip, resolve_precision
+from boardq.precision import FLOAT32, Precision, detect_chip, resolve_precision
 from boardq.snapshot import Snapshot, SnapshotBox, SnapshotPool
 from boardq.transitions import column_shapes
 
@@ -81,7 +81,7 @@ def learner_precision(config: TrainConfig, obs_shape: Sequence[int], num_actions
     batch size (call after `configure_threads`: it runs TensorFlow ops).
     """
     if config.precision == "float32":
-        return resolve_precision("float32", detect_chip())
+        return FLOAT32
     probe_net = build_q_network(obs_shape, num_actions, config.network, "probe")
     shapes = [(m, k, n) for _, m, k, n in layer_gemms(probe_net, config.batch_size)]
     return resolve_precision(config.precision, detect_chip(), shapes)
@@ -115,7 +115,7 @@ class Learner:
         self.config = config
         self.obs_shape = tuple(obs_shape)
         self.num_actions = num_actions
-        self.precision = precision or resolve_precision("float32", detect_chip())
+        self.precision = precision or FLOAT32
         self.online, self.target, self.optimizer = build_models(
             config, obs_shape, num_actions, self.precision
         )
@@ -156,7 +156,10 @@ class Learner:
         unscales them.
         """
         splits = self.config.batch_splits
-        columns = {key: tf.split(value, splits) for key, value in batch.items()}
+        if splits == 1:
+            columns = {key: [value] for key, value in batch.items()}
+        else:
+            columns = {key: tf.split(value, splits) for key, value in batch.items()}
         variables = self.online.trainable_variables
         losses, taken, errors, grads = [], [], [], None
         for i in range(splits):

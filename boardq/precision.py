@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "AUTO_MIN_SPEEDUP",
+    "FLOAT32",
     "PRECISIONS",
     "Chip",
     "Precision",
@@ -114,6 +115,10 @@ class Precision:
     def loss_scaling(self) -> bool:
         """float16 needs its loss scaled so that small gradients do not flush to zero."""
         return self.name == "float16"
+
+
+FLOAT32 = Precision("float32", "precision float32", {})
+"""The reference: everything in float32."""
 
 
 def cpu_flags(path: str = "/proc/cpuinfo") -> frozenset[str]:
@@ -262,7 +267,7 @@ def resolve_precision(
     if asked not in PRECISIONS:
         raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {asked!r}")
     if asked == "float32":
-        return Precision("float32", "precision float32", {})
+        return FLOAT32
     if asked != "auto":
         units = chip.units(asked)
         if units is None:

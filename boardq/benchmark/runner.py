@@ -79,8 +79,7 @@ class BenchSettings:
       training: run the full trainer.
       sweeps: setting name -> further values; each re-measures the stages it affects
         (collection for actor_threads and games_per_thread; the learner's ceiling, side
-        by side with the main learner's, for batch_size, jit_compile, precision and
-        batch_splits).
+        by side with the main learner's, for the `sweep.LEARNER_SETTINGS`).
     """
 
     config: TrainConfig
