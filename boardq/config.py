@@ -195,7 +195,7 @@ class TrainConfig:
         help="the learner's arithmetic: float32; bfloat16 or float16 mixed (float32 "
         "weights and loss, 16-bit matmuls; float16 with loss scaling, for GPUs); auto: "
         "what this chip runs fastest (tensor cores on a GPU; on a CPU with AVX512_BF16 "
-        "or AMX, bfloat16 where a probe of the learner's products finds it 1.2x faster). "
+        "or AMX, bfloat16 where a probe of the learner's products finds it 1.5x faster). "
         "Agent files are float32",
     )
     intra_op_threads: int = setting(
