@@ -89,6 +89,14 @@ class Chip:
                 return units
         return None
 
+    @property
+    def streams(self) -> int:
+        """Products a probe runs at once for the whole chip.
+
+        Every core of a CPU; one on a GPU, whose kernels fill the device.
+        """
+        return 1 if self.gpu else os.cpu_count() or 1
+
     def describe(self) -> str:
         if self.gpu:
             cc = self.compute_capability
@@ -231,16 +239,14 @@ def _fallback(asked: str, chip: Chip) -> Precision:
 def products_rate(
     precision: str,
     shapes: Sequence[tuple[int, int, int]],
+    streams: int,
     seconds: float = 0.15,
-    streams: int | None = None,
 ) -> float:
     """GFLOP/s of the products `shapes` ((m, k, n) each) in turn: FLOPs over time.
 
     Each distinct shape is timed once by `matmul_rate` with `streams` products at
-    once (default: every core on a CPU, one on a GPU), as the roofline is.
+    once (`Chip.streams` for the whole chip, as the roofline is).
     """
-    if streams is None:
-        streams = 1 if detect_chip().gpu else os.cpu_count() or 1
     rates = {s: matmul_rate(precision, *s, seconds, streams=streams) for s in set(shapes)}
     return in_turn(shapes, rates)
 
@@ -294,7 +300,7 @@ def resolve_precision(
     probe = dict.fromkeys(("float32", "bfloat16"), 0.0)
     for _ in range(2):
         for p in probe:
-            probe[p] = max(probe[p], products_rate(p, shapes, seconds=0.1))
+            probe[p] = max(probe[p], products_rate(p, shapes, chip.streams, seconds=0.1))
     speedup = probe["bfloat16"] / probe["float32"]
     measured = (
         f"the learner's products ran {probe['bfloat16']:.0f} GFLOP/s in bfloat16, "

@@ -11,7 +11,6 @@ is the learner's distance to the chip's limit.
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any
 
@@ -46,7 +45,7 @@ def roofline(learner, seconds: float, chip: Chip | None = None) -> StageResult:
     from boardq.networks import layer_gemms
 
     chip = chip or detect_chip()
-    streams = 1 if chip.gpu else os.cpu_count() or 1  # every core, as the learner may use
+    streams = chip.streams
     gemms = layer_gemms(learner.online, learner.config.batch_size)
     shapes = [(m, k, n) for _, m, k, n in gemms]
     precisions = [p for p in PRECISIONS[1:] if chip.units(p)]
