@@ -10,8 +10,8 @@ weights whatever the run's precision.
 compute capability (tensor cores: bfloat16 from 8.0, float16 from 7.0); on a CPU with
 bfloat16 units (AVX512_BF16 or AMX), a short probe of the learner's own matrix
 products on every core (the benchmark's roofline), bfloat16 only where it is clearly
-faster than float32. A setting the chip cannot run
-falls back to float32 with one line saying why.
+faster than float32. A setting the chip cannot run falls back to float32 with one
+line saying why.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ __all__ = [
     "Chip",
     "Precision",
     "cpu_flags",
+    "cpu_name",
     "detect_chip",
     "in_turn",
     "matmul_rate",
@@ -39,7 +40,6 @@ PRECISIONS = ("auto", "float32", "bfloat16", "float16")
 """The values of the `precision` setting."""
 
 _POLICIES = {"float32": "float32", "bfloat16": "mixed_bfloat16", "float16": "mixed_float16"}
-_DTYPES = {"float32": "float32", "bfloat16": "bfloat16", "float16": "float16"}
 
 AUTO_MIN_SPEEDUP = 1.5
 """`auto` on a CPU takes bfloat16 when its probe is at least this much faster.
@@ -133,29 +133,28 @@ FLOAT32 = Precision("float32", "precision float32", {})
 """The reference: everything in float32."""
 
 
-def cpu_flags(path: str = "/proc/cpuinfo") -> frozenset[str]:
-    """The CPU's feature flags, lower case (empty where there is no /proc/cpuinfo)."""
+def _cpuinfo(prefixes: tuple[str, ...], path: str) -> str | None:
+    """The value of the first /proc/cpuinfo line that starts with one of `prefixes`."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
-                if line.startswith(("flags", "Features")):
-                    return frozenset(line.split(":", 1)[1].lower().split())
-    except OSError:
-        pass
-    return frozenset()
-
-
-def _cpu_name(path: str = "/proc/cpuinfo") -> str:
-    import platform
-
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if line.startswith("model name"):
+                if line.startswith(prefixes):
                     return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return platform.processor() or platform.machine()
+    return None
+
+
+def cpu_flags(path: str = "/proc/cpuinfo") -> frozenset[str]:
+    """The CPU's feature flags, lower case (empty where there is no /proc/cpuinfo)."""
+    return frozenset((_cpuinfo(("flags", "Features"), path) or "").lower().split())
+
+
+def cpu_name(path: str = "/proc/cpuinfo") -> str:
+    """The CPU's model name (the platform's processor where there is no /proc/cpuinfo)."""
+    import platform
+
+    return _cpuinfo(("model name",), path) or platform.processor() or platform.machine()
 
 
 def detect_chip() -> Chip:
@@ -171,7 +170,7 @@ def detect_chip() -> Chip:
             gpu=True,
             compute_capability=tuple(cc) if cc else None,
         )
-    return Chip(name=_cpu_name(), cpu_flags=cpu_flags())
+    return Chip(name=cpu_name(), cpu_flags=cpu_flags())
 
 
 def matmul_rate(
@@ -211,7 +210,7 @@ _PROBES: dict[tuple, tuple] = {}
 def _probe(precision: str, m: int, k: int, n: int, chain: int, streams: int) -> tuple:
     import tensorflow as tf
 
-    dtype = tf.as_dtype(_DTYPES[precision])
+    dtype = tf.as_dtype(precision)  # the names are TensorFlow's
     a = tf.cast(tf.random.stateless_normal([m, k], seed=[1, 2]), dtype)
     b = tf.cast(tf.random.stateless_normal([k, n], seed=[3, 4]), dtype)
 

@@ -10,6 +10,7 @@ from boardq.precision import (
     AUTO_MIN_SPEEDUP,
     Chip,
     cpu_flags,
+    cpu_name,
     detect_chip,
     in_turn,
     matmul_rate,
@@ -119,6 +120,8 @@ def test_cpu_flags_are_read_from_cpuinfo(tmp_path):
     info.write_text("processor\t: 0\nmodel name\t: X\nflags\t\t: fpu AVX512_BF16 amx_tile\n\n")
     assert cpu_flags(str(info)) == frozenset({"fpu", "avx512_bf16", "amx_tile"})
     assert cpu_flags(str(tmp_path / "missing")) == frozenset()
+    assert cpu_name(str(info)) == "X"
+    assert cpu_name(str(tmp_path / "missing"))  # the platform's name instead
 
 
 def test_products_in_turn_take_the_time_of_each():
