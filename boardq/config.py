@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardq.precision import PRECISIONS
+from boardq.execution import ExecutionSettings
 from boardq.settings import (
     AT_LEAST_1,
     GROUPS,
@@ -26,19 +25,21 @@ from boardq.settings import (
     NetworkConfig,
     default_actor_threads,
     setting,
+    typed_value,
 )
 
 __all__ = ["GROUPS", "ConfigError", "NetworkConfig", "TrainConfig", "default_actor_threads"]
 
 
 @dataclass(frozen=True)
-class TrainConfig:
+class TrainConfig(ExecutionSettings):
     """Everything one training run needs; stored as config.json in its run directory.
 
     Fields are grouped (`GROUPS`): the algorithm's settings decide what is learned;
     replay and pipeline settings how samples reach the learner (the replay ratio is
-    held on any machine); performance settings only how the work is spread over
-    threads, processes and devices; run settings how long, where and how it is logged.
+    held on any machine); performance settings (`ExecutionSettings`, which this class
+    extends) only how the work is spread over threads, processes and devices; run
+    settings how long, where and how it is logged.
     """
 
     game: str = setting("tictactoe", group="run", help="game to train", cli=False)
@@ -133,78 +134,6 @@ class TrainConfig:
     queue_chunks: int = setting(
         64, group="replay", check=AT_LEAST_1, help="bound of the actors-to-replay queue, in chunks"
     )
-    # -- performance ---------------------------------------------------------------------
-    actor_threads: int = setting(
-        default_actor_threads,
-        group="performance",
-        check=AT_LEAST_1,
-        help="actor threads playing self-play games, in each actor process (default: cores - 1)",
-    )
-    games_per_thread: int = setting(
-        64,
-        group="performance",
-        check=AT_LEAST_1,
-        help="games each actor thread plays at once, moved by one batched forward pass",
-    )
-    vectorized: bool = setting(
-        True,
-        group="performance",
-        help="step games with the game's vectorized numpy rules where it has them "
-        "(false: through PettingZoo)",
-    )
-    actor_processes: int = setting(
-        0,
-        group="performance",
-        check=NOT_NEGATIVE,
-        help="actor processes on Ray, each with its own threads and snapshot copy "
-        "(0: actor threads in this process)",
-    )
-    ray_address: str = setting(
-        "",
-        group="performance",
-        help="Ray cluster to run actor processes on (empty: start a local Ray instance)",
-    )
-    steps_per_call: int = setting(
-        8,
-        group="performance",
-        check=AT_LEAST_1,
-        help="train steps per compiled call, on one element of that many batches taken "
-        "inside the call (like Keras's steps_per_execution)",
-    )
-    publish_every_steps: int = setting(
-        8,
-        group="performance",
-        check=AT_LEAST_1,
-        help="train steps between weight snapshots for the actors (published after the "
-        "call that reaches them)",
-    )
-    jit_compile: bool = setting(False, group="performance", help="compile the train step with XLA")
-    batch_splits: int = setting(
-        1,
-        group="performance",
-        check=AT_LEAST_1,
-        help="cut each train batch into this many equal parts whose forward and backward "
-        "passes run side by side on TensorFlow's threads, their gradients averaged into "
-        "one update (the same update as one part, up to rounding)",
-    )
-    precision: str = setting(
-        "auto",
-        group="performance",
-        check=(lambda v: v in PRECISIONS, f"must be one of {', '.join(PRECISIONS)}"),
-        choices=PRECISIONS,
-        help="the learner's arithmetic: float32; bfloat16 or float16 mixed (float32 "
-        "weights and loss, 16-bit matmuls; float16 with loss scaling, for GPUs); auto: "
-        "what this chip runs fastest (tensor cores on a GPU; on a CPU with AVX512_BF16 "
-        "or AMX, bfloat16 where a probe of the learner's products finds it 1.5x faster). "
-        "Agent files are float32",
-    )
-    intra_op_threads: int = setting(
-        0,
-        group="performance",
-        check=NOT_NEGATIVE,
-        help="TensorFlow compute threads per op (0: the cores not given to actor threads, "
-        "at least 1); set before TensorFlow's first op",
-    )
     # -- run -------------------------------------------------------------------------------
     budget_steps: int = setting(
         0,
@@ -296,38 +225,10 @@ class TrainConfig:
             raise ConfigError(
                 "eval_average_agents averages kept agents: set keep_agent_every_sec > 0"
             )
-        self.ladder_specs()
         for units in (*self.network.hidden_units, *self.network.conv_filters):
             if units < 1:
                 raise ConfigError(f"network layer sizes must be >= 1, got {units}")
         return self
-
-    def ladder_specs(self) -> list:
-        """The evaluation ladder's players (`boardq.specs.PlayerSpec`), parsed.
-
-        Raises:
-          ConfigError: a player is not one `boardq evaluate` knows.
-        """
-        import argparse
-
-        from boardq.specs import parse_spec
-
-        try:
-            return [parse_spec(s) for s in self.eval_ladder.split(",") if s.strip()]
-        except argparse.ArgumentTypeError as e:
-            raise ConfigError(f"eval_ladder: {e}") from None
-
-    def resolved_intra_op_threads(self) -> int:
-        """The compute threads to use: the setting, or the cores actor threads leave.
-
-        Actor processes share the machine's cores with the learner process; with them,
-        the learner keeps one compute thread unless told otherwise.
-        """
-        if self.intra_op_threads:
-            return self.intra_op_threads
-        if self.actor_processes:
-            return 1
-        return max(1, (os.cpu_count() or 2) - self.actor_threads)
 
     def replace(self, **changes: Any) -> TrainConfig:
         """A copy with some fields changed (network fields by their own names)."""
@@ -336,6 +237,33 @@ class TrainConfig:
         if net_changes:
             changes["network"] = dataclasses.replace(self.network, **net_changes)
         return dataclasses.replace(self, **changes)
+
+    def updated(self, data: dict[str, Any], source: str = "settings") -> TrainConfig:
+        """A copy with the values of a settings dict such as config.json holds, in part or whole.
+
+        Each value must have its setting's type (an int where a float is asked is
+        taken); network layer sizes are lists of ints.
+
+        Raises:
+          ConfigError: an unknown setting, or a value of the wrong type (the message
+            names `source`, the setting and the value).
+        """
+        data = dict(data)
+        network = data.pop("network", None) or {}
+        if not isinstance(network, dict):
+            raise ConfigError(f"{source}: network must be a table of settings, got {network!r}")
+        current = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        layers = {f.name: getattr(self.network, f.name) for f in dataclasses.fields(NetworkConfig)}
+        unknown = sorted(
+            set(data) - set(current) | {f"network.{k}" for k in set(network) - set(layers)}
+        )
+        if unknown:
+            raise ConfigError(f"{source}: unknown settings: {', '.join(unknown)}")
+        changes = {k: typed_value(v, current[k], f"{source}: {k}") for k, v in data.items()}
+        changes |= {
+            k: typed_value(v, layers[k], f"{source}: network.{k}") for k, v in network.items()
+        }
+        return self.replace(**changes)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values."""

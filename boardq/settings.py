@@ -16,6 +16,7 @@ from typing import Any
 from boardq.errors import BoardqError
 
 __all__ = [
+    "typed_value",
     "AT_LEAST_1",
     "GROUPS",
     "NOT_NEGATIVE",
@@ -75,3 +76,24 @@ class NetworkConfig:
         (256, 256), group="network", help="units of each dense hidden layer"
     )
     dueling: bool = setting(False, group="network", help="dueling value/advantage head")
+
+
+def typed_value(value: Any, like: Any, what: str) -> Any:
+    """`value` as the type of the setting's current value `like`; ConfigError if it is not."""
+    if isinstance(like, bool):
+        ok, kind = isinstance(value, bool), "true or false"
+    elif isinstance(like, int):
+        ok, kind = isinstance(value, int) and not isinstance(value, bool), "a whole number"
+    elif isinstance(like, float):
+        ok, kind = isinstance(value, int | float) and not isinstance(value, bool), "a number"
+        value = float(value) if ok else value
+    elif isinstance(like, tuple):
+        ok = isinstance(value, list | tuple) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        )
+        kind, value = "a list of whole numbers", tuple(value) if ok else value
+    else:
+        ok, kind = isinstance(value, str), "text"
+    if not ok:
+        raise ConfigError(f"{what} must be {kind}, got {value!r}")
+    return value

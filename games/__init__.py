@@ -1,7 +1,9 @@
 """The games boardq can train and play, by name.
 
 A game is one folder, `games/<name>/`, whose `__init__.py` defines `GAME`; adding one
-is that folder plus its line in `GAMES` below (see docs/architecture.md). Any other
+is that folder plus its line in `GAMES` below (see docs/architecture.md). boardq finds
+these games through `CATALOG`, which pyproject.toml names under the `boardq.games`
+entry points (`boardq.catalog`). Any other
 fitting OpenSpiel game or PettingZoo environment is built on the fly from its name,
 `openspiel:NAME[(params)]` or `pettingzoo:ENV_ID[(key=value,...)]` (`games.generic`).
 """
@@ -9,11 +11,11 @@ fitting OpenSpiel game or PettingZoo environment is built on the fly from its na
 from __future__ import annotations
 
 from boardq.errors import UnknownGameError
+from boardq.game import Game, Rules
 from games import connect_four, go, gomoku, hex, othello, tictactoe
-from games.game import Game, Rules
 from games.generic.spec import is_generic
 
-__all__ = ["GAMES", "Game", "Rules", "find_game", "game_names", "get_game"]
+__all__ = ["CATALOG", "GAMES", "Game", "Rules", "find_game", "game_names", "get_game"]
 
 GAMES: dict[str, Game] = {
     game.name: game
@@ -28,6 +30,10 @@ GAMES: dict[str, Game] = {
 }
 
 
+PATTERNS = ("openspiel:NAME", "pettingzoo:ENV_ID")
+"""The names of games built on the fly (`games.generic`)."""
+
+
 def game_names() -> list[str]:
     """The names of every game with a folder, sorted."""
     return sorted(GAMES)
@@ -38,7 +44,7 @@ def get_game(name: str) -> Game:
 
     Raises:
         UnknownGameError: no such game (the message lists the known ones).
-        games.game.GameFitError: a generic game that boardq cannot train.
+        boardq.game.GameFitError: a generic game that boardq cannot train.
     """
     if is_generic(name):
         from games.generic import generic_game
@@ -48,7 +54,7 @@ def get_game(name: str) -> Game:
     if key not in GAMES:
         raise UnknownGameError(
             f"unknown game {name!r}; choose one of: {', '.join(game_names())}, "
-            "or openspiel:NAME, pettingzoo:ENV_ID"
+            f"or {', '.join(PATTERNS)}"
         )
     return GAMES[key]
 
@@ -59,3 +65,20 @@ def find_game(name: str) -> Game | None:
         return get_game(name)
     except UnknownGameError:
         return None
+
+
+class _Catalog:
+    """This package's games as `boardq.catalog` asks for them."""
+
+    patterns = PATTERNS
+
+    def names(self) -> list[str]:
+        return game_names()
+
+    def find(self, name: str) -> Game | None:
+        # A name of a game built on the fly is this catalog's: its errors are told
+        # (an unknown OpenSpiel game, a PettingZoo environment that does not fit).
+        return get_game(name) if is_generic(name) else find_game(name)
+
+
+CATALOG = _Catalog()

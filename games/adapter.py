@@ -32,7 +32,7 @@ from pettingzoo.utils.wrappers import (
 )
 from shimmy import OpenSpielCompatibilityV0
 
-from games.game import GameFitError
+from boardq.game import GameFitError
 
 __all__ = [
     "BoardEnv",
@@ -127,7 +127,7 @@ class BoardEnv(BaseWrapper):
     def step(self, action: Any) -> None:
         """Steps the environment; GameFitError if the mover is to move again.
 
-        boardq's turn bookkeeping (`boardq.transitions`) counts the next position against
+        boardq's turn bookkeeping (`boardq.dqn.transitions`) counts the next position against
         the mover, which only holds if the players alternate (a pass is a move).
         """
         self._before()

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from games.game import Game
+from boardq.game import Game
 
 __all__ = [
     "Played",

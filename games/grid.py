@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.text import Line, MoveText, Piece, Role, shown
+from boardq.boardtext import Line, MoveText, Piece, Role, shown
 
 __all__ = ["Grid", "GridText"]
 

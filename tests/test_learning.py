@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from boardq.agent import Agent
-from boardq.evaluation import PerfectPlayer, RandomPlayer, WinBlockPlayer, evaluate
-from boardq.openspiel_bot import MCTSPlayer
-from boardq.trainer import Trainer
+from boardq.players.agent import Agent
+from boardq.players.evaluation import PerfectPlayer, RandomPlayer, WinBlockPlayer, evaluate
+from boardq.players.openspiel_bot import MCTSPlayer
+from boardq.training.trainer import Trainer
 from games import get_game
 
 

@@ -1,6 +1,6 @@
 """The benchmark: the throughput of every stage of training, and GPU utilization.
 
-Stages, each measured with the code that trains (built by `boardq.builder.Builder`):
+Stages, each measured with the code that trains (built by `boardq.dqn.builder.Builder`):
 
 1. random play: PettingZoo's own loop, and the game's vectorized rules;
 2. self-play collection, learner off: vectorized rules against PettingZoo stepping;

@@ -19,12 +19,12 @@ import tensorflow as tf
 from boardq.benchmark.measure import StageResult, Variant, run_segments
 from boardq.benchmark.stages import Workers
 from boardq.config import TrainConfig
-from boardq.coordination import put_until_stopped
-from boardq.learner import build_models, tensor_specs
-from boardq.losses import td_loss
-from boardq.policies import epsilon_greedy
-from boardq.transitions import FIELDS, NStepBuilder
-from games.game import Game
+from boardq.dqn.coordination import put_until_stopped
+from boardq.dqn.losses import td_loss
+from boardq.dqn.models import build_models, tensor_specs
+from boardq.dqn.policies import epsilon_greedy
+from boardq.dqn.transitions import FIELDS, NStepBuilder
+from boardq.game import Game
 
 __all__ = ["naive_collection", "naive_learning"]
 

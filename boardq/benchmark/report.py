@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from boardq.checkpointing import atomic_write_bytes, atomic_write_text
+from boardq.rundir import atomic_write_bytes, atomic_write_text
 
 __all__ = ["default_paths", "render", "write_json", "write_plot"]
 

@@ -1,8 +1,8 @@
 """The roofline stage: what this chip's matrix products reach, and the learner's share.
 
-The learner's work is matrix products (`boardq.networks.layer_gemms`): the stage times
+The learner's work is matrix products (`boardq.dqn.networks.layer_gemms`): the stage times
 each of its layers' products, alone, on the learner's device in every precision the
-chip has units for (`boardq.precision.matmul_rate`), and a large square product as the
+chip has units for (`boardq.dqn.precision.matmul_rate`), and a large square product as the
 chip's peak. At the learner's shapes the chip can do at most the FLOP-weighted
 harmonic mean of those rates (the roofline); the learner's ceiling in train steps/s
 times the FLOPs of a train step (`train_step_flops`) is what it reaches. Their ratio
@@ -15,7 +15,8 @@ import time
 from typing import Any
 
 from boardq.benchmark.measure import StageResult, Window, ratio
-from boardq.precision import PRECISIONS, Chip, detect_chip, in_turn, matmul_rate
+from boardq.dqn.chip import Chip, detect_chip
+from boardq.dqn.precision import PRECISIONS, in_turn, matmul_rate
 
 __all__ = ["PEAK_SHAPE", "learner_flops", "roofline", "roofline_ratios"]
 
@@ -25,7 +26,7 @@ PEAK_SHAPE = (1024, 1024, 1024)
 
 def learner_flops(learner) -> int:
     """FLOPs of one of the learner's train steps."""
-    from boardq.networks import train_step_flops
+    from boardq.dqn.networks import train_step_flops
 
     return train_step_flops(learner.online, learner.config.batch_size)
 
@@ -42,7 +43,7 @@ def roofline(learner, seconds: float, chip: Chip | None = None) -> StageResult:
         and one of `PEAK_SHAPE`).
       chip: the device (default: `detect_chip()`).
     """
-    from boardq.networks import layer_gemms
+    from boardq.dqn.networks import layer_gemms
 
     chip = chip or detect_chip()
     streams = chip.streams

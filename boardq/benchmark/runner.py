@@ -15,7 +15,7 @@ from boardq.benchmark.gpu import NVML_NOTE, UtilizationMonitor
 from boardq.benchmark.measure import StageResult, ratio, target
 from boardq.benchmark.roofline import roofline_ratios
 from boardq.config import TrainConfig
-from games.game import Game
+from boardq.game import Game
 
 __all__ = [
     "TARGETS",
@@ -125,7 +125,7 @@ def machine_info() -> dict[str, Any]:
     import numpy as np
     import tensorflow as tf
 
-    from boardq.precision import cpu_name
+    from boardq.dqn.chip import cpu_name
 
     return {
         "cpu": cpu_name(),
@@ -140,9 +140,9 @@ def machine_info() -> dict[str, Any]:
 
 
 def _stages(game: Game, s: BenchSettings, log: Callable[[str], None]) -> list[StageResult]:
-    from boardq.benchmark import naive, roofline, stages, training
+    from boardq.benchmark import learning, naive, roofline, stages, training
     from boardq.benchmark.sweep import sweep
-    from boardq.builder import Builder
+    from boardq.dqn.builder import Builder
 
     cfg, d = s.config, s.durations
     seg, rounds = d.segment_sec, d.rounds
@@ -159,7 +159,7 @@ def _stages(game: Game, s: BenchSettings, log: Callable[[str], None]) -> list[St
         log(f"actor processes on Ray: {', '.join(map(str, s.processes))}")
         out.append(stages.processes(game, cfg, learner, list(s.processes), seg, rounds))
     log("learner: ceiling, fed by the pipeline, iterator floor")
-    out += stages.learner_stages(game, cfg, learner, chunks, seg, rounds)
+    out += learning.learner_stages(game, cfg, learner, chunks, seg, rounds)
     log(f"roofline: the chip's matrix products at the learner's shapes ({learner.precision.note})")
     out.append(roofline.roofline(learner, d.roofline_sec))
     if s.training:

@@ -18,15 +18,14 @@ import numpy as np
 import tensorflow as tf
 
 from boardq.benchmark.measure import StageResult, Variant, Window, ratio, run_segments
-from boardq.builder import Builder
 from boardq.config import TrainConfig
-from boardq.coordination import CoordStop, put_until_stopped, start_workers
-from boardq.dataset import prefetched
-from boardq.learner import Learner
-from games.game import Game
-from games.vector_check import env_random_play_rate, random_play_rate
+from boardq.dqn.builder import Builder
+from boardq.dqn.coordination import CoordStop, start_workers
+from boardq.dqn.learner import Learner
+from boardq.game import Game
+from boardq.vector_check import env_random_play_rate, random_play_rate
 
-__all__ = ["Workers", "collection", "learner_stages", "processes", "random_play", "vector_play"]
+__all__ = ["Chunk", "Workers", "collection", "processes", "random_play", "vector_play"]
 
 Chunk = dict[str, np.ndarray]
 
@@ -164,9 +163,11 @@ def processes(
     The processes start once (Ray and TensorFlow start-up are not measured); a
     segment with p processes runs the collector threads of the first p.
     """
+    from boardq.training.remote import RemoteCollection  # Ray: only when this stage runs
+
     cfg = config.replace(actor_processes=max(counts), pool_share=0.0)  # the pool: threads only
     q = queue.Queue(maxsize=config.queue_chunks)
-    remote = Builder(cfg, game).make_collection(learner, q, lambda: cfg.epsilon_start, None)
+    remote = RemoteCollection(Builder(cfg, game), learner, q, lambda: cfg.epsilon_start, None)
     drain = _Drain(q, 0)
     try:
         variants = {
@@ -191,115 +192,4 @@ def processes(
     return StageResult(
         key="processes", title=title, unit="transitions/s", rate=rates[max(counts)],
         figures=figures, windows=windows,
-    )  # fmt: skip
-
-
-def learner_stages(
-    game: Game, config: TrainConfig, learner: Learner, chunks: list[Chunk], seconds: float,
-    rounds: int,
-) -> tuple[StageResult, StageResult]:  # fmt: skip
-    """The learner alone (ceiling) and fed by the real pipeline, interleaved.
-
-    One learner thread switches between its sources in interleaved segments.
-
-    Every source runs the trainer's loop: one compiled call of `steps_per_call` steps
-    per element. The fed learner takes its elements from the pipeline the Builder
-    makes (bounded queue, replay ring, rate limiter at the preset's replay ratio,
-    augmentation, from_generator, prefetch), fed by a thread that re-queues chunks
-    already collected, so the actors' cost is not in the figure. The iterator floor
-    is a tf.data pipeline that only repeats the device element with the same prefetch.
-    """
-    builder = Builder(config, game)
-    ring, limiter = builder.make_replay(warmup=0)
-    element = _fill_and_sample(ring, chunks, config)
-    q, coord = builder.make_queue(), tf.train.Coordinator()
-    stop = CoordStop(coord)
-    pipelines = {
-        "fed": builder.make_dataset_iterator(builder.make_feed(q, ring, limiter, stop), learner),
-        "floor": iter(prefetched(tf.data.Dataset.from_tensors(element).repeat())),
-    }
-    sources = {"ceiling": functools.partial(learner.train_on, element)}
-    sources |= {name: functools.partial(learner.train, it) for name, it in pipelines.items()}
-    loop = builder.make_learner_loop(learner, sources)
-
-    def feeder() -> None:
-        for i in range(10**12):
-            chunk = chunks[i % len(chunks)]
-            while not limiter.await_insert(len(chunk["action"]), stop, timeout=0.1):
-                if stop.is_set():
-                    return
-            put_until_stopped(q, chunk, stop)
-
-    def variant(mode: str) -> Variant:
-        counters = {
-            "steps": lambda: loop.steps,
-            "busy": lambda: loop.busy_sec[mode],
-            "wait": lambda: loop.wait_sec[mode],
-            "inserted": lambda: limiter.inserted,
-            "sampled": lambda: limiter.sampled,
-        }
-        return Variant(counters, start=lambda: setattr(loop, "mode", mode))
-
-    threads = start_workers(coord, [("feeder", feeder)])
-    try:
-        # Each source's first call traces it (and the fed pipeline starts its generator
-        # and prefetch): seconds on a busy machine, so here, on the main thread, before
-        # any segment is timed.
-        for source in sources.values():
-            source()
-        threads += start_workers(coord, [("learner", functools.partial(loop.run, stop))])
-        m = run_segments({s: variant(s) for s in sources}, seconds, rounds, 0.3, stop)
-    finally:
-        coord.request_stop()
-        coord.join(threads, stop_grace_period_secs=30)
-        # Deleting an iterator can wait a second: not on the benchmark's time.
-        threading.Thread(target=pipelines.clear, daemon=True).start()
-    return _learner_results(config, m, learner.precision.name)
-
-
-def _fill_and_sample(ring, chunks: list[Chunk], config: TrainConfig) -> dict[str, tf.Tensor]:
-    """One learner element of K batches from the ring, on the default device.
-
-    The ring is filled first: a full ring samples slower, as in a long run.
-    """
-    if not chunks:
-        raise ValueError("the learner stages need collected transitions")
-    while ring.added < ring.capacity:
-        for chunk in chunks:
-            ring.add(chunk)
-    k, b = config.steps_per_call, config.batch_size
-    sample = ring.sample(k * b, np.random.default_rng(config.seed))
-    return {n: tf.constant(v.reshape(k, b, *v.shape[1:])) for n, v in sample.items()}
-
-
-def _learner_results(config: TrainConfig, m, precision: str) -> tuple[StageResult, StageResult]:
-    ceiling, fed, floor = m["ceiling"], m["fed"], m["floor"]
-    c_rate, f_rate, floor_rate = ceiling.rate(), fed.rate(), floor.rate()
-    b = config.batch_size
-    c_fig = {
-        "samples_per_sec": c_rate * b if c_rate else None,
-        "learner_duty": ceiling.rate("busy"),
-        "by_segment": ceiling.segment_rates(),
-        "batch_size": b,
-        "jit_compile": config.jit_compile,
-        "batch_splits": config.batch_splits,
-        "precision": precision,
-    }
-    f_fig = {
-        "share_of_ceiling": ratio(f_rate, c_rate),
-        "iterator_floor": floor_rate,
-        "floor_share_of_ceiling": ratio(floor_rate, c_rate),
-        "samples_per_sec": f_rate * b if f_rate else None,
-        "learner_duty": fed.rate("busy"),
-        "data_wait_share": fed.rate("wait"),
-        "replay_ratio_held": ratio(fed.deltas["sampled"], fed.deltas["inserted"]),
-        "by_segment": fed.segment_rates(),
-    }
-    unit = "train steps/s"
-    return (
-        StageResult(key="learner_ceiling", title="learner alone, element on the device",
-                    unit=unit, rate=c_rate, figures=c_fig, windows=ceiling.windows),
-        StageResult(key="fed_learner",
-                    title="learner fed by queue, replay, from_generator, prefetch",
-                    unit=unit, rate=f_rate, figures=f_fig, windows=fed.windows),
     )  # fmt: skip

@@ -17,9 +17,9 @@ import tensorflow as tf
 
 from boardq.benchmark.measure import StageResult, Variant, ratio, run_segments
 from boardq.benchmark.stages import Workers, collection
-from boardq.builder import Builder
 from boardq.config import TrainConfig
-from games.game import Game
+from boardq.dqn.builder import Builder
+from boardq.game import Game
 
 __all__ = ["LEARNER_SETTINGS", "learner_ceilings", "sweep"]
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from boardq.benchmark.measure import StageResult, Window, ratio
 from boardq.config import TrainConfig
-from games.game import Game
+from boardq.game import Game
 
 __all__ = ["MetricsRecorder", "training"]
 
@@ -33,7 +33,7 @@ def training(game: Game, config: TrainConfig, seconds: float, key: str = "traini
     warm-up, tracing and the first calls are not counted); figures are changes of
     the trainer's counters over it.
     """
-    from boardq.trainer import Trainer
+    from boardq.training.trainer import Trainer
 
     recorder = MetricsRecorder()
     with tempfile.TemporaryDirectory(prefix="boardq-bench-") as tmp:

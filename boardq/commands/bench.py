@@ -10,7 +10,7 @@ import argparse
 import os
 
 from boardq.commands.args import choice, list_of, number, parse_bool
-from boardq.precision import PRECISIONS
+from boardq.dqn.precision import PRECISIONS
 
 __all__ = ["add_command", "run"]
 
@@ -24,6 +24,23 @@ _SWEPT = {
     "precision": (choice(PRECISIONS), "precisions", "the learner"),
     "batch_splits": (number(int, minimum=1), "split counts", "the learner"),
 }
+
+
+def _add_sweeps(p) -> None:
+    """The settings one run compares side by side: `--batch-size 256,1024` and so on."""
+    for name, (parse, what, stage) in _SWEPT.items():
+        p.add_argument(
+            "--" + name.replace("_", "-"),
+            type=list_of(parse, what),
+            metavar="V[,V...]",
+            help=f"{name} (default: the preset's); more values sweep {stage}",
+        )
+    p.add_argument(
+        "--actor-processes",
+        type=list_of(number(int, minimum=1), "process counts"),
+        metavar="P[,P...]",
+        help="actor-process counts the Ray stage compares (default: 1 and the cores)",
+    )
 
 
 def add_command(sub) -> None:
@@ -49,19 +66,7 @@ def add_command(sub) -> None:
         help="directory for GAME-TIMESTAMP.json and .png (default bench-results), "
         "or a .json file path (the plot goes beside it)",
     )
-    for name, (parse, what, stage) in _SWEPT.items():
-        p.add_argument(
-            "--" + name.replace("_", "-"),
-            type=list_of(parse, what),
-            metavar="V[,V...]",
-            help=f"{name} (default: the preset's); more values sweep {stage}",
-        )
-    p.add_argument(
-        "--actor-processes",
-        type=list_of(number(int, minimum=1), "process counts"),
-        metavar="P[,P...]",
-        help="actor-process counts the Ray stage compares (default: 1 and the cores)",
-    )
+    _add_sweeps(p)
     for stage, what in (("processes", "Ray stage"), ("training", "full-training stage"),
                         ("naive", "naive baseline")):  # fmt: skip
         p.add_argument(f"--no-{stage}", action="store_true", help=f"skip the {what}")
@@ -96,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     from boardq._quiet import import_tensorflow_quietly
     from boardq.benchmark.report import default_paths, render, write_json, write_plot
     from boardq.benchmark.runner import BenchSettings, Durations, run_benchmark
-    from games import get_game
+    from boardq.catalog import get_game
 
     game = get_game(args.game)
     values = {name: getattr(args, name) for name in _SWEPT if getattr(args, name)}

@@ -1,10 +1,11 @@
 """`boardq evaluate`: a trained agent against reference opponents, from both seats.
 
-Opponents are player specs (`boardq.specs`): random, winblock, perfect, mcts:N,
+Opponents are player specs (`boardq.players.specs`): random, winblock, perfect, mcts:N,
 agent:PATH, search:D[:PATH]. Scores count a win 1, a draw 0.5 and a loss 0; each comes
 with its 95% (Wilson) interval. Where OpenSpiel is installed and has the game, every
 game is also played on an OpenSpiel state, which must agree with PettingZoo on every
-end and winner.
+end and winner. While they play, the games played out of the total go to stderr (a
+progress bar on a terminal, else a line every few seconds: `boardq.commands.progress`).
 
 Exit codes: 0 done; 1 a bad or missing agent file, or an opponent the game cannot have
 (one line on stderr); 2 a bad command line (a bad spec or depth).
@@ -17,7 +18,9 @@ import json
 import time
 
 from boardq.commands.args import counted, number
-from boardq.specs import FORMS, Kind, PlayerSpec, check_symmetric, parse_spec
+from boardq.commands.progress import GameProgress
+from boardq.players.factory import check_symmetric
+from boardq.players.specs import FORMS, Kind, PlayerSpec, parse_spec
 
 __all__ = ["SCORE_CONVENTION", "add_command", "default_opponents", "format_results", "run"]
 
@@ -84,7 +87,7 @@ def default_opponents(game) -> list[PlayerSpec]:
     OpenSpiel's MCTS (100 simulations) where it has the game but boardq has no
     rules-based player for it.
     """
-    from boardq.specs import SOLVABLE_GAMES
+    from boardq.players.factory import SOLVABLE_GAMES
 
     names = ["random"]
     if game.rules is not None:
@@ -98,10 +101,10 @@ def default_opponents(game) -> list[PlayerSpec]:
 
 def run(args: argparse.Namespace) -> int:
     """Runs `boardq evaluate`; returns the exit code."""
-    from boardq.evaluation import evaluate
-    from boardq.openspiel_bot import rule_checks
-    from boardq.specs import PlayerFactory, check_spec
-    from games import get_game
+    from boardq.catalog import get_game
+    from boardq.players.evaluation import evaluate
+    from boardq.players.factory import PlayerFactory, check_spec
+    from boardq.players.openspiel_bot import rule_checks
 
     game = get_game(args.game)
     if args.symmetric:
@@ -110,20 +113,24 @@ def run(args: argparse.Namespace) -> int:
     # Everything that can be refused is refused before TensorFlow loads (seconds).
     for spec in [PlayerSpec(Kind.AGENT, "agent", path=args.agent), *specs]:
         check_spec(spec, game)
+    progress = GameProgress(2 * args.games * len(specs))  # on stderr while the games play
     # Agents play as their runs chose (averaged or not) unless --[no-]symmetric says.
     factory = PlayerFactory(game, symmetric=None)
     factory.evaluated = agent = factory.agent(args.agent, symmetric=args.symmetric)
     player = agent.searcher(args.search) if args.search else agent
     observers = rule_checks(game)
+    watchers = [*observers, progress]
     results = {}
-    for spec in specs:
-        t0 = time.perf_counter()
-        opponent = factory.make(spec, args.seed)
-        r = evaluate(
-            player, opponent, game.make_env, args.games, seed=args.seed, observers=observers
-        )
-        r["seconds"] = time.perf_counter() - t0
-        results[spec.name] = r
+    with progress:
+        for spec in specs:
+            progress.label = f"vs {spec.name}"
+            t0 = time.perf_counter()
+            opponent = factory.make(spec, args.seed)
+            r = evaluate(
+                player, opponent, game.make_env, args.games, seed=args.seed, observers=watchers
+            )
+            r["seconds"] = time.perf_counter() - t0
+            results[spec.name] = r
     header = {
         "game": game.name,
         "agent": str(agent.path),

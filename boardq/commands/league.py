@@ -6,7 +6,8 @@ agent:PATH, search:D:PATH) or bare paths of agent files and run directories. The
 agents the run kept over time (RUN_DIR/agents/agent-<step>.npz) join, the table lists
 them in training order, and a PNG of rating against training time is written. With
 `--symmetric` every agent averages its values over the board's symmetries, as
-`evaluate --symmetric` plays the evaluated agent.
+`evaluate --symmetric` plays the evaluated agent. While the games play, how many of
+them are done goes to stderr (`boardq.commands.progress`).
 
 Exit codes: 0 done; 1 a bad or missing agent file or run directory, or a player the
 game cannot have (one line on stderr); 2 a bad command line.
@@ -21,7 +22,8 @@ import time
 from pathlib import Path
 
 from boardq.commands.args import counted, number
-from boardq.specs import FORMS, Kind, PlayerSpec, parse_league_player, parse_spec
+from boardq.commands.progress import GameProgress
+from boardq.players.specs import FORMS, Kind, PlayerSpec, parse_league_player, parse_spec
 
 __all__ = ["add_command", "format_table", "run"]
 
@@ -86,16 +88,16 @@ def run(args: argparse.Namespace) -> int:
     """Runs `boardq league`; returns the exit code."""
     import numpy as np
 
+    from boardq.catalog import get_game
     from boardq.errors import BoardqError
-    from boardq.league import rate, round_robin, run_snapshots
-    from boardq.openspiel_bot import rule_checks
-    from boardq.specs import PlayerFactory, check_spec, check_symmetric
-    from games import get_game
+    from boardq.players.factory import PlayerFactory, check_spec, check_symmetric
+    from boardq.players.league import kept_agents, rate, round_robin
+    from boardq.players.openspiel_bot import rule_checks
 
     game = get_game(args.game)
     if args.symmetric:
         check_symmetric(game)
-    snapshots = run_snapshots(args.run) if args.run else []
+    snapshots = kept_agents(args.run) if args.run else []
     kept = {str(s.path): s for s in snapshots}
     specs = [parse_spec(ANCHOR), *args.players]
     specs += [PlayerSpec(Kind.AGENT, s.path.stem, path=path) for path, s in kept.items()]
@@ -104,10 +106,13 @@ def run(args: argparse.Namespace) -> int:
         raise BoardqError("a league needs at least one player besides random")
     for spec in specs:  # everything that can be refused, before TensorFlow loads
         check_spec(spec, game, need_path=True)
+    progress = GameProgress(len(specs) * (len(specs) - 1) * args.games)  # every pairing, 2 seats
     factory = PlayerFactory(game, symmetric=args.symmetric)
     players = [factory.make(spec, args.seed + k) for k, spec in enumerate(specs)]
     t0 = time.perf_counter()
-    wins, draws = round_robin(players, game.make_env, args.games, args.seed, rule_checks(game))
+    with progress:
+        watchers = [*rule_checks(game), progress]
+        wins, draws = round_robin(players, game.make_env, args.games, args.seed, watchers)
     seconds = time.perf_counter() - t0
     ratings = rate([s.name for s in specs], wins, draws, 0, np.random.default_rng(args.seed))
     timeline = []  # (snapshot, rating) in training order
@@ -135,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _plot(args, game, timeline) -> str | None:
     """Writes the ratings of the run's agents against training time; the PNG's path."""
-    from boardq.league import plot_ratings
+    from boardq.players.league import plot_ratings
 
     if not timeline:
         return None

@@ -1,8 +1,8 @@
 """The `boardq play` command: a person plays against a trained agent in the terminal.
 
-The game loop is `boardq.session.Session`; the board and the move labels come from
+The game loop is `boardq.play.session.Session`; the board and the move labels come from
 the game's text board (`Game.text`); the agent answers with one forward pass, or with
-a lookahead search (`--search D`, see `boardq.search`), whose values `hint` shows. Heavy
+a lookahead search (`--search D`, see `boardq.players.search`), whose values `hint` shows. Heavy
 modules (TensorFlow, PettingZoo, rich) are imported only when the command runs, so
 `boardq --help` stays fast.
 
@@ -21,22 +21,59 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boardq._quiet import quiet_native_logs
-from boardq.checkpointing import AGENT_FILE
 from boardq.commands.args import number
 from boardq.config import TrainConfig
 from boardq.errors import AgentFileError
+from boardq.rundir import AGENT_FILE
 
 if TYPE_CHECKING:
-    from boardq.agent import Agent
-    from games import Game
+    from boardq.game import Game
+    from boardq.players.agent import Agent
 
-__all__ = ["add_command", "first_human_seat", "load_agent", "newest_agent", "run"]
+__all__ = [
+    "add_agent_options",
+    "add_command",
+    "first_human_seat",
+    "load_agent",
+    "newest_agent",
+    "resolve_agent",
+    "run",
+]
 
 DEFAULT_RUNS_DIR = TrainConfig.__dataclass_fields__["out_dir"].default
 FIRST_CHOICES = ("human", "agent", "random")
 
 
 # -- the command ----------------------------------------------------------------------
+def add_agent_options(p) -> None:
+    """--agent, --runs-dir and --symmetric: which agent plays, as `resolve_agent` reads them."""
+    p.add_argument(
+        "--agent",
+        metavar="PATH",
+        help="agent file, or run directory (its best agent by the evaluation ladder, "
+        "best-agent.npz, else its last, agent.npz), or 'bundled': the agent that comes "
+        "with boardq (default: the newest run of the game under --runs-dir, else the "
+        "bundled agent)",
+    )
+    p.add_argument(
+        "--runs-dir",
+        metavar="DIR",
+        default=DEFAULT_RUNS_DIR,
+        help=f"directory that holds run directories (train's --out-dir; default: "
+        f"{DEFAULT_RUNS_DIR})",
+    )
+    p.add_argument(
+        "--symmetric",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="average the network's values over the board's symmetries (its rotations "
+        "and mirror images: 8 in Gomoku, 2 in Connect Four), a stronger agent for one "
+        "batched forward pass, or not (--no-symmetric: the network alone); default: as "
+        "its run chose, which for the Connect Four and Gomoku presets' best agents is "
+        "averaged",
+    )
+
+
 def add_command(subparsers) -> None:
     """Registers `boardq play`."""
     p = subparsers.add_parser(
@@ -53,20 +90,7 @@ def add_command(subparsers) -> None:
         help="game to play: tictactoe, connect_four, othello, gomoku, hex, go, or the "
         "openspiel:/pettingzoo: name the agent was trained as",
     )
-    p.add_argument(
-        "--agent",
-        metavar="PATH",
-        help="agent file, or run directory (its best agent by the evaluation ladder, "
-        "best-agent.npz, else its last, agent.npz; default: the newest run of the game "
-        "under --runs-dir)",
-    )
-    p.add_argument(
-        "--runs-dir",
-        metavar="DIR",
-        default=DEFAULT_RUNS_DIR,
-        help=f"directory that holds run directories (train's --out-dir; default: "
-        f"{DEFAULT_RUNS_DIR})",
-    )
+    add_agent_options(p)
     p.add_argument(
         "--first",
         choices=FIRST_CHOICES,
@@ -85,16 +109,6 @@ def add_command(subparsers) -> None:
         help="the agent looks D moves ahead, its network at the leaves; hints show the "
         "searched values (default 0: the network alone)",
     )
-    p.add_argument(
-        "--symmetric",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="average the network's values over the board's symmetries (its rotations "
-        "and mirror images: 8 in Gomoku, 2 in Connect Four), a stronger agent for one "
-        "batched forward pass, or not (--no-symmetric: the network alone); default: as "
-        "its run chose, which for the Connect Four and Gomoku presets' best agents is "
-        "averaged",
-    )
     p.add_argument("--ascii", action="store_true", help="draw the board with ASCII characters only")
     # TensorFlow is imported (quietly) only once the agent file has been checked.
     p.set_defaults(func=run, needs_tensorflow=False)
@@ -104,35 +118,68 @@ def run(args: argparse.Namespace) -> int:
     """Runs `boardq play`; returns the exit code."""
     from rich.console import Console
 
+    from boardq.catalog import get_game
     from boardq.errors import BoardqError
-    from boardq.session import LineReader, Session, View
-    from boardq.specs import check_symmetric
-    from games import get_game
+    from boardq.play.session import LineReader, Session, View
 
     game = get_game(args.game)
     if args.search and game.rules is None:
         raise BoardqError(f"--search needs rules, and boardq has none for {game.title}")
-    if args.symmetric:
-        check_symmetric(game)
-    path = Path(args.agent) if args.agent else newest_agent(args.runs_dir, game.dir_name)
     if hasattr(sys.stdout, "reconfigure"):
         # On a terminal that cannot show a character (say, a typed Arabic digit), escape it.
         sys.stdout.reconfigure(errors="backslashreplace")
     console = Console(highlight=False, emoji=False, soft_wrap=True)
     ascii_only = args.ascii or not console.encoding.lower().startswith("utf")
-    agent = load_agent(path, game, args.symmetric)
+    agent = resolve_agent(args, game)
     view = View(console, game.text, ascii_only)
     searching = f", searching {args.search} moves ahead" if args.search else ""
     if agent.symmetries > 1:
         searching += f", values averaged over {agent.symmetries} symmetries"
         if args.symmetric is None:
             searching += " as its run chose (--no-symmetric: the network alone)"
-    view.say(f"{game.title} against the agent in {agent.path}{searching}", "bold")
+    view.say(f"{game.title} against {agent_title(agent, game)}{searching}", "bold")
     advisor = agent.searcher(args.search) if args.search else agent
     session = Session(
         game, advisor, view, LineReader(console), hints=args.hints, search_depth=args.search
     )
     return session.run(first_human_seat(args.first, args.seed))
+
+
+def resolve_agent(args: argparse.Namespace, game: Game) -> Agent:
+    """The agent the command line names for `game`, loaded (`play` and `serve` share it).
+
+    `args.agent`: a file or run directory, or `bundled` (the agent that comes with
+    the install); without it, the newest run under `args.runs_dir`, else the bundled
+    agent. Played averaged over the board's symmetries as `args.symmetric` says.
+
+    Raises:
+      BoardqError: no agent found, an unusable agent file, or `--symmetric` for a game
+        without symmetries (one line each).
+    """
+    from boardq.players.agentfile import BUNDLED, agent_file
+    from boardq.players.factory import check_symmetric
+
+    if args.symmetric:
+        check_symmetric(game)
+    if args.agent == "bundled":
+        path = agent_file(f"{BUNDLED}{game.name}")
+    elif args.agent:
+        path = Path(args.agent)
+    else:
+        try:
+            path = newest_agent(args.runs_dir, game.name, game.dir_name)
+        except AgentFileError:
+            if game.bundled_agent is None:
+                raise
+            path = game.bundled_agent  # no run of this game yet: the one that comes with boardq
+    return load_agent(path, game, args.symmetric)
+
+
+def agent_title(agent: Agent, game: Game) -> str:
+    """How the session names its agent: the one that comes with boardq, or its file."""
+    if game.bundled_agent is not None and Path(agent.path) == game.bundled_agent:
+        return "the agent that comes with boardq (--agent PATH plays your own)"
+    return f"the agent in {agent.path}"
 
 
 def first_human_seat(first: str, seed: int | None = None) -> int:
@@ -142,15 +189,17 @@ def first_human_seat(first: str, seed: int | None = None) -> int:
     return {"human": 0, "agent": 1}[first]
 
 
-def newest_agent(runs_dir: str | Path, game_name: str) -> Path:
+def newest_agent(runs_dir: str | Path, game_name: str, dir_name: str | None = None) -> Path:
     """The run directory under RUNS_DIR/GAME whose agent.npz was written last.
 
-    `Agent.load` takes its best agent by the ladder, else that agent.npz.
+    `Agent.load` takes its best agent by the ladder, else that agent.npz. `dir_name`:
+    the game's folder under RUNS_DIR where it differs from its name
+    (`openspiel:tic_tac_toe` trains into `openspiel_tic_tac_toe`).
 
     Raises:
       AgentFileError: there is none; the message says how to train one.
     """
-    base = Path(runs_dir) / game_name
+    base = Path(runs_dir) / (dir_name or game_name)
     candidates = [p for p in base.glob(f"*/{AGENT_FILE}") if p.is_file()]
     if not candidates:
         raise AgentFileError(
@@ -169,7 +218,7 @@ def load_agent(path: Path, game: Game, symmetric: bool | None = None) -> Agent:
       AgentFileError: missing, unreadable, for another game, or the wrong shape.
     """
     with quiet_native_logs(expected=(AgentFileError,)):
-        from boardq.agent import Agent
+        from boardq.players.agent import Agent
 
         agent = Agent.load(path, game=game.name, symmetric=symmetric)
         env = game.make_env()

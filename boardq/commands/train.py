@@ -8,11 +8,10 @@ import dataclasses
 import shlex
 import signal
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from boardq.commands.args import add_config_options, config_from_args
-from boardq.config import NetworkConfig, TrainConfig
+from boardq.config import ConfigError, NetworkConfig, TrainConfig
 from boardq.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, RunDirError
 
 __all__ = ["add_command", "resolve_config", "run"]
@@ -28,8 +27,10 @@ def add_command(sub) -> None:
     )
     p.add_argument(
         "game",
+        nargs="?",
         help="game to train: tictactoe, connect_four, othello, gomoku, hex, go, or any "
-        "fitting openspiel:NAME[(key=value,...)] or pettingzoo:ENV_ID (docs/games.md)",
+        "fitting openspiel:NAME[(key=value,...)] or pettingzoo:ENV_ID (docs/games.md); "
+        "may be left out with --config or --resume, which name it",
     )
     p.add_argument(
         "--env-arg",
@@ -41,6 +42,12 @@ def add_command(sub) -> None:
     )
     p.add_argument(
         "--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its last checkpoint"
+    )
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help="start from the settings in FILE, a run's config.json or a .toml file (all "
+        "settings or some; the rest are the preset's); options given override it",
     )
     p.add_argument(
         "--show-config",
@@ -55,17 +62,31 @@ def add_command(sub) -> None:
 def resolve_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
     """The validated settings and the game.
 
-    The preset (or the resumed run's settings) with the options applied; a resumed
-    run's network cannot change.
+    The preset, or the resumed run's settings, or the preset with a --config file's
+    settings, then the options given; a resumed run's network cannot change.
     """
-    from boardq.checkpointing import read_run_config
-    from games import get_game
+    from boardq.catalog import get_game
+    from boardq.rundir import read_run_config, read_settings_file
     from games.generic.spec import with_args
 
-    game = get_game(with_args(args.game, getattr(args, "env_arg", [])))
-    base = read_run_config(args.resume) if args.resume else game.preset
+    if args.resume and args.config:
+        raise ConfigError(
+            "--config starts a new run from a file; --resume continues a run with its own "
+            "settings (give options to change them)"
+        )
+    resumed = read_run_config(args.resume) if args.resume else None
+    values = read_settings_file(args.config) if args.config else {}
+    named = args.game or values.get("game") or (resumed.game if resumed else None)
+    if not named:
+        raise ConfigError("name the game to train, or give --config FILE or --resume RUN_DIR")
+    game = get_game(with_args(str(named), getattr(args, "env_arg", [])))
+    base = resumed or game.preset
     if base.game != game.name:
         raise RunDirError(f"{args.resume} is a {base.game} run, not a {game.name} run")
+    if values:
+        if values.get("game", game.name) != game.name:
+            raise ConfigError(f"{args.config} is for {values['game']}, not for {game.name}")
+        base = base.updated(values, source=str(args.config))
     config = config_from_args(base, args)
     if config.actor_processes and config.pool_share and "pool_share" not in vars(args):
         # The opponent pool plays in actor threads only: the preset's pool gives way to
@@ -114,15 +135,14 @@ def run(args: argparse.Namespace) -> int:
     from boardq._quiet import import_tensorflow_quietly
 
     import_tensorflow_quietly()
-    from boardq.checkpointing import AGENT_FILE, BEST_AGENT_FILE, CONFIG_FILE, atomic_write_text
-    from boardq.loggers import TerminalLogger
-    from boardq.trainer import Trainer
+    from boardq.rundir import AGENT_FILE, BEST_AGENT_FILE
+    from boardq.training.loggers import TerminalLogger
+    from boardq.training.trainer import Trainer
 
     trainer = Trainer(config, game, resume_dir=args.resume)
     trainer.build()
-    if args.resume:
-        atomic_write_text(Path(args.resume) / CONFIG_FILE, config.to_json())
-    terminal = TerminalLogger(f"boardq train {shlex.quote(game.name)}")
+    # The progress reads as the share of the budget spent: "elapsed 6:55 of 60:00".
+    terminal = TerminalLogger(f"boardq train {shlex.quote(game.name)}", budget=trainer.budget)
     try:
         with terminate_as_interrupt() as terminated:
             result = trainer.run([terminal], say=terminal.message)

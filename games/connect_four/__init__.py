@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from boardq.config import NetworkConfig
+from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.symmetry import MIRROR, board_symmetries
 from games.connect_four.rules import RULES
 from games.connect_four.text import ConnectFourText
 from games.connect_four.vector import ConnectFourVector
-from games.game import Game, OpenSpielGame
 from games.presets import BOARD_GAME
 
 __all__ = ["GAME", "PRESET"]
@@ -54,4 +54,5 @@ GAME = Game(
     vector=ConnectFourVector,
     # Both name a move by its column, counted from the left.
     openspiel=OpenSpielGame("connect_four", tuple(range(7))),
+    bundled_agent=bundled_agent_file(__name__),
 )

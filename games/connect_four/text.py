@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from boardq.boardtext import WHOLE_NUMBER, Line, MoveText, Piece, Role, shown
 from games.connect_four.rules import RULES
-from games.text import WHOLE_NUMBER, Line, MoveText, Piece, Role, shown
 
 __all__ = ["ConnectFourText"]
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from games.game import Game, GameFitError
+from boardq.game import Game, GameFitError
 from games.generic.spec import GameSpec, is_generic, parse_name, with_args
 
 __all__ = ["BUILDERS", "check_by_playing", "generic_game", "is_generic", "with_args"]

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from boardq.errors import UnknownGameError
+from boardq.game import Game, GameFitError, OpenSpielGame
 from games.adapter import SpielView, integral_int8, spiel_env
-from games.game import Game, GameFitError, OpenSpielGame
 from games.generic.preset import generic_preset
 from games.generic.spec import GameSpec, format_spec
 from games.generic.text import GenericText, usable_names
@@ -72,7 +72,7 @@ def load_spiel_game(text: str) -> Any:
         GameFitError: a bad parameter.
     """
     from boardq._quiet import quiet_native_logs
-    from boardq.openspiel_bot import load_pyspiel
+    from boardq.game import load_pyspiel
 
     pyspiel = load_pyspiel()
     short = text.partition("(")[0].strip()

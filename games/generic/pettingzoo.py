@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from boardq.errors import UnknownGameError
+from boardq.game import Game, GameFitError
 from games.adapter import BoardEnv, guarded, integral_int8
-from games.game import Game, GameFitError
 from games.generic.preset import generic_preset
 from games.generic.spec import GameSpec, format_spec
 from games.generic.text import GenericText, numbers_board

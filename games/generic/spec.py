@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from games.game import GameFitError
+from boardq.game import GameFitError
 
 __all__ = ["SOURCES", "GameSpec", "format_spec", "is_generic", "parse_name", "with_args"]
 

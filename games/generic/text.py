@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from games.text import WHOLE_NUMBER, Line, MoveText, Piece, Role, shown
+from boardq.boardtext import WHOLE_NUMBER, Line, MoveText, Piece, Role, shown
 
 __all__ = ["GenericText", "numbers_board", "usable_names"]
 

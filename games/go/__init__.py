@@ -12,8 +12,8 @@ import functools
 
 import numpy as np
 
+from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.symmetry import DIHEDRAL, board_symmetries
-from games.game import Game, OpenSpielGame
 from games.go.env import display_board, make_go_env
 from games.go.text import SIZE, TEXT
 from games.presets import BOARD_GAME
@@ -64,4 +64,5 @@ GAME = Game(
     env_maker=functools.partial(make_go_env, SIZE, KOMI),
     board_of=display_board,
     players=(),
+    bundled_agent=bundled_agent_file(__name__),
 )

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from boardq.config import NetworkConfig
+from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.symmetry import DIHEDRAL, board_symmetries
-from games.game import Game, OpenSpielGame
 from games.gomoku.env import SPEC, make_env
 from games.gomoku.rules import RULES, SIZE
 from games.gomoku.text import TEXT
@@ -45,4 +45,5 @@ GAME = Game(
     env_maker=make_env,
     vector=GomokuVector,
     players=("winblock", "line"),
+    bundled_agent=bundled_agent_file(__name__),
 )

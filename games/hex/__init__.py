@@ -1,7 +1,7 @@
 """Hex (7x7): OpenSpiel's `hex` through Shimmy, its preset and text board (no pure rules).
 
 Hex has no rules module: a board seen by the mover does not say which pair of edges
-the mover joins, so the `games.game.Rules` protocol (boards negated to swap the
+the mover joins, so the `boardq.game.Rules` protocol (boards negated to swap the
 players) does not fit; evaluation uses random play and OpenSpiel's MCTS.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.symmetry import HALF_TURN, board_symmetries
-from games.game import Game, OpenSpielGame
 from games.hex.env import SIZE, SPEC, display_board, make_env
 from games.hex.text import TEXT
 from games.presets import BOARD_GAME
@@ -36,4 +36,5 @@ GAME = Game(
     env_maker=make_env,
     board_of=display_board,
     players=(),
+    bundled_agent=bundled_agent_file(__name__),
 )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.symmetry import DIHEDRAL, board_symmetries
-from games.game import Game, OpenSpielGame
 from games.othello.env import SPEC, make_env
 from games.othello.rules import PASS, RULES, SIZE
 from games.othello.text import TEXT
@@ -35,4 +35,5 @@ GAME = Game(
     openspiel=OpenSpielGame(SPEC, tuple(range(PASS + 1))),
     env_maker=make_env,
     players=("greedy",),
+    bundled_agent=bundled_agent_file(__name__),
 )

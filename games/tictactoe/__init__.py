@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from boardq.config import NetworkConfig, TrainConfig
+from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.symmetry import DIHEDRAL, board_symmetries
-from games.game import Game, OpenSpielGame
 from games.tictactoe.rules import RULES
 from games.tictactoe.text import TicTacToeText
 from games.tictactoe.vector import TicTacToeVector
@@ -53,4 +53,5 @@ GAME = Game(
     # OpenSpiel numbers the cells row by row, PettingZoo down the columns: the
     # transpose, action a is cell (a % 3, a // 3), OpenSpiel's 3 * (a % 3) + a // 3.
     openspiel=OpenSpielGame("tic_tac_toe", tuple(3 * (a % 3) + a // 3 for a in range(9))),
+    bundled_agent=bundled_agent_file(__name__),
 )

@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 
-from games.text import WHOLE_NUMBER, Line, MoveText, Piece, Role, shown
+from boardq.boardtext import WHOLE_NUMBER, Line, MoveText, Piece, Role, shown
 from games.tictactoe.rules import RULES
 
 __all__ = ["TicTacToeText"]

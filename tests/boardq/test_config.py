@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardq.config import ConfigError, NetworkConfig, TrainConfig
+from boardq.errors import UnknownGameError
 from games import game_names, get_game
 
 
@@ -47,5 +48,5 @@ def test_unknown_keys_are_refused():
 def test_game_registry():
     assert game_names() == ["connect_four", "go", "gomoku", "hex", "othello", "tictactoe"]
     assert get_game("Connect-Four").name == "connect_four"
-    with pytest.raises(Exception, match="unknown game 'chess'"):
+    with pytest.raises(UnknownGameError, match="unknown game 'chess'"):
         get_game("chess")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from boardq.agent import export_agent
 from boardq.config import NetworkConfig
+from boardq.players.agentfile import export_agent
 
 ROOT = Path(__file__).resolve().parents[2]
 

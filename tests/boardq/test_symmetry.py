@@ -7,6 +7,7 @@ import numpy as np
 import pettingzoo
 import pytest
 
+from boardq.dqn.transitions import FIELDS, empty_columns
 from boardq.symmetry import (
     DIHEDRAL,
     HALF_TURN,
@@ -16,7 +17,6 @@ from boardq.symmetry import (
     board_symmetries,
     make_augmenter,
 )
-from boardq.transitions import FIELDS, empty_columns
 from games import get_game
 
 GAMES = ["tictactoe", "connect_four"]

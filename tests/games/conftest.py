@@ -21,8 +21,8 @@ def preference_agent():
     Every kernel is zero and the output bias falls from +0.9 (order[0]) to -0.9, so the
     agent plays the first legal move of `order` (the others below all of it).
     """
-    from boardq.agent import export_agent
     from boardq.config import NetworkConfig
+    from boardq.players.agentfile import export_agent
 
     def export(path: Path, game, order: list[int]) -> Path:
         bias = np.full(game.num_actions, -1.0, np.float32)

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
+from boardq.game import GameFitError
 from games import get_game
 from games.env_check import random_games, reward_differences
-from games.game import GameFitError
 from games.generic.spec import is_generic, parse_name, with_args
 
 pyspiel = pytest.importorskip("pyspiel")

@@ -20,7 +20,8 @@ def agent_file(tmp_path, preference_agent):
 
 
 def test_loading_rebuilds_the_game_from_the_header(agent_file):
-    from boardq.agent import Agent, read_header
+    from boardq.players.agent import Agent
+    from boardq.players.agentfile import read_header
 
     assert read_header(agent_file)["game"] == NAME
     agent = Agent.load(agent_file, game=get_game("openspiel:breakthrough(rows=6,columns=6)").name)
@@ -35,7 +36,7 @@ def test_loading_rebuilds_the_game_from_the_header(agent_file):
 
 
 def test_an_agent_whose_game_cannot_be_rebuilt_is_refused(tmp_path, agent_file):
-    from boardq.agent import Agent
+    from boardq.players.agent import Agent
 
     data = dict(np.load(agent_file))
     header = json.loads(str(data["header"]))
@@ -56,4 +57,4 @@ def test_evaluate_plays_a_generic_game_refereed_by_openspiel(agent_file, boardq_
     refused = boardq_run(["evaluate", NAME, "--agent", str(agent_file), "--opponent", "winblock"])
     error = refused.stderr.decode()
     assert refused.returncode == 1 and error.count("\n") == 1
-    assert "the winblock player plays tictactoe, connect_four, gomoku, not Breakthrough" in error
+    assert "the winblock player plays connect_four, gomoku, tictactoe, not Breakthrough" in error

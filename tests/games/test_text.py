@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from boardq.boardtext import MoveError, Role, plain
 from games import get_game
 from games.connect_four.text import ConnectFourText
-from games.text import MoveError, Role, plain
 from games.tictactoe.text import TicTacToeText
 
 TTT = TicTacToeText()

@@ -12,11 +12,11 @@ import pettingzoo
 import pytest
 
 from boardq.gamebatch import Outcome
+from boardq.vector_check import compare_with_envs, random_legal_actions, random_play_rate
 from games.connect_four.vector import ConnectFourVector
 from games.gomoku import GAME as GOMOKU_GAME
 from games.gomoku.vector import GomokuVector
 from games.tictactoe.vector import TicTacToeVector
-from games.vector_check import compare_with_envs, random_legal_actions, random_play_rate
 
 __all__: list[str] = []
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from boardq.benchmark import naive, stages, training
-from boardq.builder import Builder
+from boardq.benchmark import learning, naive, stages, training
+from boardq.dqn.builder import Builder
 from games import get_game
 
 
@@ -44,7 +44,7 @@ def test_collection_compares_both_ways_of_stepping_and_keeps_transitions(setup):
 def test_the_learner_stages_and_the_naive_learning_on_collected_transitions(setup):
     game, cfg, learner = setup
     _, kept = stages.collection(game, cfg, learner, 0.6, rounds=1, keep=2_000)
-    ceiling, fed = stages.learner_stages(game, cfg, learner, kept, 0.8, rounds=1)
+    ceiling, fed = learning.learner_stages(game, cfg, learner, kept, 0.8, rounds=1)
     assert ceiling.rate > 0 and fed.rate > 0 and ceiling.unit == "train steps/s"
     assert 0 < fed.figures["share_of_ceiling"] and fed.figures["iterator_floor"] > 0
     assert fed.figures["replay_ratio_held"] > 0  # held over long runs: test_trainer.py

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boardq.agent import export_agent
 from boardq.config import NetworkConfig
+from boardq.players.agentfile import export_agent
 
 
 def _export_preference_agent(

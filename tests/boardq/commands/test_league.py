@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boardq.agent import export_agent
 from boardq.config import NetworkConfig
+from boardq.players.agentfile import export_agent
 
 ROOT = Path(__file__).resolve().parents[3]  # the checkout under test, not an installed copy
 STEPS = [2000, 10, 500]  # written out of order on purpose

@@ -174,7 +174,6 @@ def test_connect_four_full_column_zero_won_and_lost(agents):
         (["--agent", "missing.npz"], "agent file missing.npz does not exist"),
         (["--agent", "corrupt.npz"], "corrupt.npz is not a boardq agent file"),
         (["--agent", "c4.npz"], "c4.npz is an agent for 'connect_four', not for 'tictactoe'"),
-        (["--runs-dir", "nowhere"], "train one with `boardq train tictactoe`"),
         (["--agent", "misfit.npz"], "misfit.npz: its network takes (6, 7, 2) planes"),
     ],
 )
@@ -184,6 +183,16 @@ def test_a_bad_agent_file_is_one_line_and_exit_1(agents, args, message):
     assert result.stdout == b""
     err = result.stderr.decode()
     assert err.startswith("boardq play: error: ") and message in err
+    assert err.count("\n") == 1
+
+
+def test_no_run_and_no_agent_that_comes_with_the_game_says_how_to_train_one(agents):
+    # Games built from a name ship no agent; tic-tac-toe's would play (test_bundled.py).
+    result = play(["openspiel:tic_tac_toe", "--runs-dir", "nowhere"], "5\n", cwd=agents)
+    assert result.returncode == 1 and result.stdout == b""
+    err = result.stderr.decode()
+    assert err.startswith("boardq play: error: no trained openspiel:tic_tac_toe agent in nowhere/")
+    assert "train one with `boardq train openspiel:tic_tac_toe`" in err
     assert err.count("\n") == 1
 
 

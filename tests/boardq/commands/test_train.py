@@ -153,7 +153,7 @@ def test_ctrl_c_or_sigterm_saves_a_loadable_checkpoint_and_exits_128_plus_signal
     run = _run_dir(tmp_path)
     assert "interrupted: stopping threads and saving a checkpoint" in out
     assert "resume with: boardq train tictactoe --resume" in out
-    from boardq.agent import Agent
+    from boardq.players.agent import Agent
 
     agent = Agent.load(run)
     assert agent.info["train_step"] > 0
@@ -259,7 +259,7 @@ def test_a_second_training_on_a_run_in_use_refuses_with_one_line(tmp_path):
 
 
 def test_a_precision_this_chip_cannot_run_falls_back_to_float32_with_one_line(tmp_path):
-    from boardq.precision import detect_chip
+    from boardq.dqn.chip import detect_chip
 
     chip = detect_chip()
     lacking = [p for p in ("bfloat16", "float16") if chip.units(p) is None]

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from boardq.boardtext import board_from_rows as parse
 from games import get_game
 from games.connect_four.rules import RULES as connect_four
-from games.text import board_from_rows as parse
 
 C4_DRAWN = parse(
     [

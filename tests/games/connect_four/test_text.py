@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
+from boardq.boardtext import MoveError, plain
 from games.connect_four.text import ConnectFourText
-from games.text import MoveError, plain
 
 C4 = ConnectFourText()
 

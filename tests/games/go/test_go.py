@@ -8,12 +8,12 @@ import pytest
 from pettingzoo.classic.go import coords, go_base
 from pettingzoo.test import api_test
 
-from boardq.evaluation import RandomPlayer, evaluate
-from boardq.openspiel_bot import MCTSPlayer, rule_checks
+from boardq.boardtext import MoveError
+from boardq.players.evaluation import RandomPlayer, evaluate
+from boardq.players.openspiel_bot import MCTSPlayer, rule_checks
 from games import get_game
 from games.env_check import random_games, reward_differences, symmetry_differences
 from games.go.env import make_go_env
-from games.text import MoveError
 
 GAME = get_game("go")
 PASS = 81

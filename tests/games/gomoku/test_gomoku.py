@@ -6,11 +6,13 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
+from boardq.boardtext import MoveError
 from boardq.errors import BoardqError
-from boardq.evaluation import RandomPlayer, evaluate
-from boardq.openspiel_bot import rule_checks
-from boardq.opponents import LinePlayer, WinBlockPlayer
-from boardq.specs import check_spec, parse_spec
+from boardq.players.evaluation import RandomPlayer, evaluate
+from boardq.players.factory import check_spec
+from boardq.players.openspiel_bot import rule_checks
+from boardq.players.opponents import LinePlayer, WinBlockPlayer
+from boardq.players.specs import parse_spec
 from games import get_game
 from games.env_check import (
     random_games,
@@ -19,7 +21,6 @@ from games.env_check import (
     symmetry_differences,
 )
 from games.gomoku.rules import RULES
-from games.text import MoveError
 
 GAME = get_game("gomoku")
 ANY = np.ones(81, bool)

@@ -8,14 +8,15 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
+from boardq.boardtext import MoveError, plain
 from boardq.errors import BoardqError
-from boardq.evaluation import RandomPlayer, evaluate
-from boardq.openspiel_bot import MCTSPlayer, rule_checks
-from boardq.specs import check_spec, parse_spec
+from boardq.players.evaluation import RandomPlayer, evaluate
+from boardq.players.factory import check_spec
+from boardq.players.openspiel_bot import MCTSPlayer, rule_checks
+from boardq.players.specs import parse_spec
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from games import get_game
 from games.env_check import random_games, reward_differences, symmetry_differences
-from games.text import MoveError, plain
 
 GAME = get_game("hex")
 ANY = np.ones(49, bool)

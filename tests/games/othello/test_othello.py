@@ -7,12 +7,15 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
+from boardq.boardtext import MoveError, plain
+from boardq.boardtext import board_from_rows as parse
 from boardq.errors import BoardqError
-from boardq.evaluation import RandomPlayer, evaluate
-from boardq.openspiel_bot import MCTSPlayer, rule_checks
-from boardq.opponents import GreedyPlayer
-from boardq.search import SearchPlayer
-from boardq.specs import check_spec, parse_spec
+from boardq.players.evaluation import RandomPlayer, evaluate
+from boardq.players.factory import check_spec
+from boardq.players.openspiel_bot import MCTSPlayer, rule_checks
+from boardq.players.opponents import GreedyPlayer
+from boardq.players.search import SearchPlayer
+from boardq.players.specs import parse_spec
 from games import get_game
 from games.env_check import (
     random_games,
@@ -21,8 +24,6 @@ from games.env_check import (
     symmetry_differences,
 )
 from games.othello.rules import PASS, RULES
-from games.text import MoveError, plain
-from games.text import board_from_rows as parse
 
 GAME = get_game("othello")
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
+from boardq.boardtext import board_from_rows as parse
 from games import get_game
-from games.text import board_from_rows as parse
 from games.tictactoe.rules import RULES as tictactoe
 
 

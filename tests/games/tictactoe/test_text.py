@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from games.text import MoveError, plain
+from boardq.boardtext import MoveError, plain
 from games.tictactoe.text import TicTacToeText
 
 TTT = TicTacToeText()

@@ -1,0 +1,123 @@
+"""The `boardq serve` command: play against a trained agent in the browser.
+
+A local web page (`boardq.play.web`, served by the standard library) draws the board;
+you play by clicking it. The agent is found as `boardq play` finds it (one call,
+`boardq.commands.play.resolve_agent`). With a GAME, its agent is loaded before the
+server starts, so a missing agent is one line on stderr; without one, the page offers
+every game and loads a game's agent when it is first picked.
+
+Exit codes: 0 after Ctrl-C (the way to stop the server); 1 for an unknown game, no
+agent, an unusable agent file or an address that cannot be bound (one line on
+stderr); 2 for a bad command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from boardq.commands import play
+from boardq.commands.args import number
+from boardq.errors import EXIT_OK, BoardqError
+
+if TYPE_CHECKING:
+    from boardq.play.web import WebApp
+
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "add_command", "run"]
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def add_command(subparsers) -> None:
+    """Registers `boardq serve`."""
+    p = subparsers.add_parser(
+        "serve",
+        help="play against a trained agent in the browser",
+        description="Serve a web page where you play a game against a trained agent by "
+        "clicking the board: hints, undo, new game, your seat, the agent's lookahead and "
+        "the session's score. Ctrl-C stops the server.",
+        epilog="exit codes: 0 stopped with Ctrl-C, 1 unknown game, no agent or address "
+        "in use, 2 bad command line",
+    )
+    p.add_argument(
+        "game",
+        nargs="?",
+        help="game to play: tictactoe, connect_four, othello, gomoku, hex, go, or the "
+        "openspiel:/pettingzoo: name the agent was trained as (default: the page lets you "
+        "pick one of the named games)",
+    )
+    play.add_agent_options(p)
+    p.add_argument(
+        "--search",
+        type=number(int, minimum=0),
+        default=0,
+        metavar="D",
+        help="the lookahead new games start with (the page changes it; games with rules "
+        "only; default 0: the network alone)",
+    )
+    p.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help=f"address to listen on (default: {DEFAULT_HOST}, this machine only)",
+    )
+    p.add_argument(
+        "--port",
+        type=number(int, minimum=0),
+        default=DEFAULT_PORT,
+        help=f"port to listen on (default: {DEFAULT_PORT}; 0: any free port)",
+    )
+    p.set_defaults(func=run, needs_tensorflow=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs `boardq serve`; returns the exit code."""
+    from boardq.play.web import make_server
+    from boardq.play.websession import MAX_DEPTH
+
+    if args.search > MAX_DEPTH:
+        raise BoardqError(f"--search is at most {MAX_DEPTH} here")
+    if args.port > 65535:
+        raise BoardqError(f"--port must be from 0 to 65535, not {args.port}")
+    app, playing = _app(args)
+    try:
+        server = make_server(app, args.host, args.port)
+    except OSError as e:
+        raise BoardqError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    host, port = server.server_address[:2]
+    if playing:
+        print(playing, flush=True)
+    print(f"open http://{host}:{port}/ in a browser (Ctrl-C stops the server)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("stopped", file=sys.stderr)
+    finally:
+        server.server_close()
+        app.sessions.close()
+    return EXIT_OK
+
+
+def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
+    """The games to serve and their agents: GAME's, loaded now, or every named game's.
+
+    Returns:
+      The app, and a line naming the game and agent served ("" for every game).
+    """
+    from boardq._quiet import import_tensorflow_quietly
+    from boardq.catalog import game_names, get_game
+    from boardq.play.web import WebApp
+
+    if not args.game:
+        import_tensorflow_quietly()  # now, not in the thread of the first request
+        games = {name: get_game(name) for name in game_names()}
+        app = WebApp(games, lambda game: play.resolve_agent(args, game), None, args.search)
+        return app, ""
+    game = get_game(args.game)
+    if args.search and game.rules is None:
+        raise BoardqError(f"--search needs rules, and boardq has none for {game.title}")
+    agent = play.resolve_agent(args, game)
+    app = WebApp({game.name: game}, lambda _: agent, game.name, args.search)
+    app.prepare(game)
+    return app, f"{game.title} against the agent in {agent.path}"

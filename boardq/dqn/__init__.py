@@ -1,0 +1,1 @@
+"""The learning machinery: transitions, replay, actors, the learner and what feeds it."""

@@ -1,0 +1,200 @@
+"""Actors: each plays a batch of self-play games with one batched forward pass per move.
+
+An Actor never writes weights and never imports the learner: it gets a read-only
+`act_fn(obs_batch) -> (q_values, version)` over the newest published snapshot. It
+plays through a `GameBatch` (PettingZoo environments, or a game's vectorized rules)
+and turns the moves into transitions with `NStepBatch`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from boardq.dqn.coordination import put_until_stopped
+from boardq.dqn.policies import epsilon_greedy
+from boardq.dqn.transitions import NStepBatch
+from boardq.gamebatch import GameBatch, Outcome
+
+__all__ = ["ActFn", "Actor", "ActorStats"]
+
+ActFn = Callable[[np.ndarray], tuple[np.ndarray, int]]
+
+
+@dataclass
+class ActorStats:
+    """Counters one actor updates and others read (whole-number writes only)."""
+
+    transitions: int = 0
+    games: int = 0
+    moves: int = 0
+    forward_calls: int = 0
+    version: int = 0
+    step_sec: float = 0.0
+    infer_sec: float = 0.0
+    queue_sec: float = 0.0
+    results: list[int] = field(default_factory=lambda: [0, 0, 0])  # first wins, draws, second
+    pool_results: list[int] = field(default_factory=lambda: [0, 0, 0])  # won, drawn, lost
+    """Results of the games against the opponent pool, for the newest snapshot's side."""
+
+
+class PoolOpponent:
+    """The past snapshot an actor's pool games play against, drawn anew now and then.
+
+    Args:
+      act_fn: Q-values of int8 planes under given snapshot weights,
+        `act_fn(obs, weights) -> q`.
+      pool: the learner's `SnapshotPool`.
+      share: the share of the actor's games that are pool games.
+      seed: the draws' seed.
+      redraw_steps: moves between draws of the opponent.
+    """
+
+    def __init__(self, act_fn, pool, share: float, seed: int, redraw_steps: int = 64):
+        self._act_fn, self._pool, self.share = act_fn, pool, share
+        self._rng = np.random.default_rng(seed)
+        self._redraw, self._calls, self._snapshot = redraw_steps, 0, None
+
+    def __call__(self, obs: np.ndarray) -> np.ndarray | None:
+        """Q-values of the drawn past snapshot, or None while the pool is empty."""
+        if self._snapshot is None or self._calls % self._redraw == 0:
+            self._snapshot = self._pool.sample(self._rng)
+        self._calls += 1
+        if self._snapshot is None:
+            return None
+        return np.asarray(self._act_fn(obs, self._snapshot.weights))
+
+
+class Actor:
+    """Plays the games of a `GameBatch` in lock-step, one forward pass per move.
+
+    Every game always has a player to move (a finished game restarts at once), so the
+    inference batch has a fixed size. The transitions each move closes go to
+    `out_queue` as one chunk of column arrays.
+
+    Args:
+      games: the batch of games this actor plays.
+      act_fn: read-only batched Q-values for int8 planes, with the snapshot version.
+      out_queue: bounded queue to the replay memory (anything with `put(item, timeout)`).
+      epsilon_fn: exploration rate as a function of transitions collected so far.
+      n_step, discount: see `boardq.dqn.transitions`.
+      seed: this actor's seed (`Builder.actor_seed` gives each actor its own).
+      admit: `admit(n, stop)` blocks until n more transitions may be collected (the
+        replay-ratio limiter); returns False to give up (stop or timeout).
+      name: the thread's name.
+      pool: plays a share of the games against past snapshots (None: pure self-play).
+        In a pool game the past snapshot takes one seat, alternating game by game;
+        every move, either side's, is a transition like any other.
+    """
+
+    def __init__(
+        self,
+        games: GameBatch,
+        act_fn: ActFn,
+        out_queue,
+        epsilon_fn: Callable[[], float],
+        n_step: int,
+        discount: float,
+        seed: int,
+        admit: Callable[[int, threading.Event], bool] | None = None,
+        name: str = "actor",
+        pool: PoolOpponent | None = None,
+    ):
+        self.games = games
+        self.name = name
+        self._act_fn = act_fn
+        self._queue = out_queue
+        self._epsilon_fn = epsilon_fn
+        self._admit = admit
+        self._rng = np.random.default_rng(seed)
+        self._nstep = NStepBatch(n_step, discount, games.size, games.obs_shape, games.num_actions)
+        self.stats = ActorStats()
+        self._pool = pool
+        m = games.size
+        self._ply = np.zeros(m, np.int64)  # moves made in each game so far
+        self._pool_games = np.arange(m) < round((pool.share if pool else 0.0) * m)
+        self._pool_seat = (np.arange(m) % 2).astype(np.int64)  # the past snapshot's seat
+
+    def step(self) -> dict[str, np.ndarray]:
+        """One move in every game; returns the transitions that closed, as columns."""
+        obs, mask = self.games.observe()
+        t0 = time.perf_counter()
+        q, version = self._act_fn(obs)
+        t1 = time.perf_counter()
+        if self._pool is not None:
+            q = self._pool_moves(obs, q)
+        actions = epsilon_greedy(q, mask, self._epsilon_fn(), self._rng)
+        self._nstep.record(obs, actions)
+        outcome = self.games.step(actions)
+        next_obs, next_mask = self.games.observe()
+        chunk = self._nstep.close(outcome.reward, outcome.done, next_obs, next_mask)
+        self._count_results(outcome)
+        self._ply += 1
+        self._ply[outcome.done] = 0
+        t2 = time.perf_counter()
+        s = self.stats
+        s.version = version
+        s.forward_calls += 1
+        s.moves += self.games.size
+        s.infer_sec += t1 - t0
+        s.step_sec += t2 - t1
+        return chunk
+
+    def _pool_moves(self, obs: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Q-values with the past snapshot's in the pool games where it is to move."""
+        rows = np.flatnonzero(self._pool_games & (self._ply % 2 == self._pool_seat))
+        if rows.size:
+            q_past = self._pool(obs[rows])
+            if q_past is not None:
+                q = np.array(q, copy=True)
+                q[rows] = q_past
+        return q
+
+    def _count_pool_results(self, outcome: Outcome) -> None:
+        ended = outcome.done & self._pool_games
+        if not ended.any():
+            return
+        reward, first = outcome.reward[ended], outcome.first_mover[ended]
+        winner = np.where(reward == 0, -1, np.where((reward > 0) == first, 0, 1))
+        ours = 1 - self._pool_seat[ended]  # the newest snapshot's seat
+        r = self.stats.pool_results
+        won, drawn = int(np.sum(winner == ours)), int(np.sum(winner == -1))
+        self.stats.pool_results = [r[0] + won, r[1] + drawn, r[2] + reward.size - won - drawn]
+        self._pool_seat[ended] ^= 1  # the next game there: the other seat
+
+    def _count_results(self, outcome: Outcome) -> None:
+        if self._pool is not None:
+            self._count_pool_results(outcome)
+        done = outcome.done
+        if not done.any():
+            return
+        reward, first = outcome.reward[done], outcome.first_mover[done]
+        first_won = int(np.sum(((reward > 0) & first) | ((reward < 0) & ~first)))
+        draws = int(np.sum(reward == 0))
+        r = self.stats.results
+        self.stats.results = [
+            r[0] + first_won,
+            r[1] + draws,
+            r[2] + reward.size - first_won - draws,
+        ]
+        self.stats.games += int(reward.size)
+
+    def run(self, stop: threading.Event) -> None:
+        """Plays until `stop` is set. Exceptions propagate to the caller's coordinator."""
+        m = self.games.size
+        while not stop.is_set():
+            if self._admit is not None and not self._admit(m, stop):
+                continue
+            chunk = self.step()
+            n = len(chunk["action"])
+            if n == 0:
+                continue
+            t0 = time.perf_counter()
+            if not put_until_stopped(self._queue, chunk, stop):
+                return
+            self.stats.queue_sec += time.perf_counter() - t0
+            self.stats.transitions += n

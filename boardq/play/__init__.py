@@ -1,0 +1,1 @@
+"""A person playing: the game session, a match between two players, the terminal."""

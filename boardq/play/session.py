@@ -1,0 +1,211 @@
+"""A person against an agent: the game loop.
+
+`Session` plays games through `boardq.play.match.Match` (the game's real PettingZoo env),
+asks a `LineReader` for each of the person's lines and draws on a `View` (both in
+`boardq.play.terminal`). It needs of the agent only `act` and `q_values`, so tests can
+drive it with a stub, and a searching player (`boardq.players.search.SearchPlayer`) fits as
+well as the bare network.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+import numpy as np
+
+from boardq.boardtext import MoveError
+from boardq.errors import EXIT_INTERRUPTED, EXIT_OK
+from boardq.game import Game
+from boardq.play.match import Match
+from boardq.play.terminal import LineReader, View
+
+__all__ = ["Advisor", "LineReader", "Session", "View"]  # the last two from boardq.play.terminal
+
+
+class Advisor(Protocol):
+    """What the session needs of an agent (boardq.players.agent.Agent fits)."""
+
+    def act(self, observation: dict) -> int: ...
+
+    def q_values(self, observation: dict) -> np.ndarray: ...
+
+
+class _Quit(Exception):
+    """The person asked to leave."""
+
+
+_COMMANDS_HELP = """\
+Commands:
+  moves   list your legal moves
+  hint    the agent's value of each of your legal moves (+1 win, 0 draw, -1 loss)
+  undo    take back your last move and the agent's reply
+  help    show this help
+  quit    leave (Ctrl-D and Ctrl-C leave too)"""
+
+
+class Session:
+    """Games between a person and an agent, seats swapping after each game."""
+
+    def __init__(
+        self,
+        game: Game,
+        agent: Advisor,
+        view: View,
+        reader: LineReader,
+        hints: bool = False,
+        search_depth: int = 0,
+    ) -> None:
+        """Initialises the session.
+
+        Args:
+          game: the game.
+          agent: the agent (its `q_values` are what hints show).
+          view: where boards and messages go.
+          reader: where the person's lines come from.
+          hints: show the agent's values after each of its moves.
+          search_depth: the depth the agent searches (0: none); named in the hints.
+        """
+        self.game = game
+        self.agent = agent
+        self.view = view
+        self.reader = reader
+        self.hints = hints
+        self._values_of = f"depth-{search_depth} search values" if search_depth else "values"
+        self.score = {"won": 0, "drawn": 0, "lost": 0}
+        self._commands: dict[str, Callable[[Match, int], bool]] = {
+            "help": self._help,
+            "?": self._help,
+            "moves": self._moves,
+            "hint": self._hint,
+            "undo": self._undo,
+            "quit": self._quit,
+            "q": self._quit,
+            "exit": self._quit,
+        }
+
+    def run(self, human_seat: int) -> int:
+        """Plays games until the person leaves; returns the exit code."""
+        code = EXIT_OK
+        try:
+            number = 1
+            while True:
+                self.play_game(human_seat, number)
+                if not self._again():
+                    break
+                human_seat, number = 1 - human_seat, number + 1
+        except (_Quit, EOFError):
+            pass
+        except KeyboardInterrupt:
+            self.view.console.print()
+            code = EXIT_INTERRUPTED
+        self.view.say("bye")
+        return code
+
+    def play_game(self, human_seat: int, number: int = 1) -> int:
+        """Plays one game; returns its result for the person (+1 won, 0 drawn, -1 lost)."""
+        match = Match(self.game)
+        try:
+            self._announce(human_seat, number)
+            if match.to_move == human_seat:
+                self.view.board(match.board(), None)
+            while not match.over:
+                if match.to_move == human_seat:
+                    self._human_turn(match, human_seat)
+                else:
+                    self._agent_turn(match)
+            return self._finish(match, human_seat)
+        finally:
+            match.close()
+
+    def _announce(self, human_seat: int, number: int) -> None:
+        self.view.console.print()
+        you, it = self.view.mark(human_seat), self.view.mark(1 - human_seat)
+        if human_seat == 0:
+            self.view.say(f"Game {number}: you are {you} and move first; the agent is {it}.")
+        else:
+            self.view.say(f"Game {number}: you are {you}; the agent is {it} and moves first.")
+        if number == 1:
+            self.view.say("Type your move as the board labels it, or help for the commands.")
+
+    def _human_turn(self, match: Match, seat: int) -> None:
+        """Reads lines until a move is played or the position changes (undo)."""
+        while True:
+            line = self.reader.read(f"your move ({self.view.mark(seat)}): ")
+            command = self._commands.get(line.strip().lower())
+            if command is not None:
+                if command(match, seat):
+                    return
+                continue
+            try:
+                action = self.view.text.parse(line, match.legal())
+            except MoveError as e:
+                self.view.error(str(e))
+                self.view.legal_moves(match.legal())
+                continue
+            match.play(action)
+            if match.over:
+                self.view.board(match.board(), match.last_move())
+            return
+
+    def _agent_turn(self, match: Match) -> None:
+        seat = match.to_move
+        observation = match.observation()
+        action = self.agent.act(observation)
+        values = self.agent.q_values(observation) if self.hints else None
+        match.play(action)
+        self.view.say(f"agent ({self.view.mark(seat)}) plays {self.view.text.describe(action)}")
+        if values is not None:
+            self.view.values(f"agent's {self._values_of} of its moves", values)
+        self.view.board(match.board(), action)
+
+    def _finish(self, match: Match, human_seat: int) -> int:
+        result = match.result() * (1 if human_seat == 0 else -1)
+        key, message, style = {
+            1: ("won", "You win!", "bold green"),
+            0: ("drawn", "Draw.", "bold"),
+            -1: ("lost", "The agent wins.", "bold red"),
+        }[result]
+        self.score[key] += 1
+        s = self.score
+        self.view.say(message, style)
+        self.view.say(f"score: you won {s['won']}, drew {s['drawn']}, lost {s['lost']}")
+        return result
+
+    def _again(self) -> bool:
+        while True:
+            answer = self.reader.read("play again? [y/n] ").strip().lower()
+            if answer in {"y", "yes"}:
+                return True
+            if answer in {"n", "no", "q", "quit", "exit"}:
+                return False
+            self.view.error("answer y or n")
+
+    # Commands return True when the position changed and the turn must be re-read.
+    def _help(self, match: Match, seat: int) -> bool:
+        self.view.say(self.view.text.move_help)
+        self.view.say(_COMMANDS_HELP)
+        return False
+
+    def _moves(self, match: Match, seat: int) -> bool:
+        self.view.legal_moves(match.legal())
+        return False
+
+    def _hint(self, match: Match, seat: int) -> bool:
+        values = self.agent.q_values(match.observation())
+        self.view.values(f"the agent's {self._values_of} of your moves", values)
+        return False
+
+    def _undo(self, match: Match, seat: int) -> bool:
+        mine = [i for i in range(len(match.moves)) if match.mover_of(i) == seat]
+        if not mine:
+            self.view.error("nothing to undo: you have not moved yet in this game")
+            return False
+        # It is the person's turn, so their last move was followed by the agent's reply.
+        match.take_back(len(match.moves) - mine[-1])
+        self.view.say("took back your last move and the agent's reply")
+        self.view.board(match.board(), match.last_move())
+        return True
+
+    def _quit(self, match: Match, seat: int) -> bool:
+        raise _Quit

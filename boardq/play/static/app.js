@@ -1,0 +1,460 @@
+// boardq serve: the board in the browser. The server keeps the game; this page draws
+// the state it sends (the board, where each action is clicked, the legal actions) and
+// sends the clicks back. Routes: boardq/play/web.py.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// How each game looks (colours only: where things are comes from the server's layout).
+const LOOKS = {
+  tictactoe: { style: "lines", board: "#fbfaf6", line: "#444", colours: ["#1f5fbf", "#c0392b"], names: ["X", "O"] },
+  connect_four: { style: "holes", board: "#1f57c3", colours: ["#e53935", "#fdd835"], names: ["red", "yellow"] },
+  othello: { style: "squares", board: "#2e7d32", line: "#174d1a", colours: ["#111", "#f4f4f4"], names: ["black", "white"] },
+  gomoku: { style: "points", board: "#dcb468", line: "#3b2a12", colours: ["#111", "#f4f4f4"], names: ["black", "white"] },
+  go: { style: "points", board: "#dcb468", line: "#3b2a12", colours: ["#111", "#f4f4f4"], names: ["black", "white"] },
+  hex: { style: "hexes", board: "#f1ede4", line: "#8a8170", colours: ["#c62828", "#1565c0"], names: ["red", "blue"], edges: true },
+};
+const DEFAULT_LOOK = { style: "squares", board: "#ece8df", line: "#8a8170", colours: ["#222", "#f4f4f4"], names: ["first", "second"] };
+
+const page = {
+  state: null,   // the session's state, as the server sent it
+  hints: null,   // {ply, values: {action: value}} for the state shown, or null
+  busy: false,
+  games: [],
+};
+
+const $ = (id) => document.getElementById(id);
+
+// -- talking to the server ------------------------------------------------------------
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.body = JSON.stringify(body);
+    options.headers["Content-Type"] = "application/json";
+  }
+  const response = await fetch(path, options);
+  let data;
+  try {
+    data = await response.json();
+  } catch (_) {
+    data = { error: `the server answered ${response.status}` };
+  }
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  return data;
+}
+
+// One request at a time: clicks while the agent thinks are ignored.
+async function task(work, note) {
+  if (page.busy) return;
+  page.busy = true;
+  document.body.dataset.phase = "busy";
+  showError("");
+  if (note) $("status").textContent = note;
+  try {
+    await work();
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    page.busy = false;
+    render();
+  }
+}
+
+function showError(text) {
+  $("error").textContent = text;
+}
+
+function sessionPath(action) {
+  return `/api/sessions/${encodeURIComponent(page.state.session)}${action ? "/" + action : ""}`;
+}
+
+async function receive(state) {
+  page.state = state;
+  page.hints = null;
+  sessionStorage.setItem("boardq-session", state.session);
+  if ($("hints").checked && yourTurn()) await fetchHints();
+}
+
+async function fetchHints() {
+  const answer = await api("GET", sessionPath("hints"));
+  const values = {};
+  for (const v of answer.values) values[v.action] = v.value;
+  page.hints = { ply: answer.ply, values };
+}
+
+const yourTurn = () => page.state && !page.state.over && page.state.to_move === page.state.you;
+
+// -- what the controls do -------------------------------------------------------------
+function startGame(name) {
+  const seat = Number($("seat").value);
+  task(async () => {
+    await receive(await api("POST", "/api/sessions", { game: name, seat }));
+  }, "Starting the game (the agent may take a moment to load)…");
+}
+
+function move(action) {
+  if (!yourTurn() || !page.state.legal.includes(action)) return;
+  task(async () => {
+    await receive(await api("POST", sessionPath("move"), { action, ply: page.state.ply }));
+  }, "The agent is thinking…");
+}
+
+function newGame() {
+  if (!page.state) return startGame($("game").value);
+  task(async () => {
+    await receive(await api("POST", sessionPath("new"), { seat: Number($("seat").value) }));
+  }, "New game…");
+}
+
+function undo() {
+  task(async () => receive(await api("POST", sessionPath("undo"))));
+}
+
+function setDepth() {
+  const depth = Number($("depth").value);
+  task(async () => receive(await api("POST", sessionPath("depth"), { depth })));
+}
+
+function toggleHints() {
+  if (!$("hints").checked) {
+    page.hints = null;
+    render();
+    return;
+  }
+  if (yourTurn()) task(fetchHints, "Asking the agent for its values…");
+}
+
+// -- drawing --------------------------------------------------------------------------
+function el(name, attributes, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function lookOf(state) {
+  const look = LOOKS[state.game.name];
+  if (look) return look;
+  const shifted = state.layout.shift.some((s) => s !== 0);
+  return { ...DEFAULT_LOOK, style: shifted ? "hexes" : "squares" };
+}
+
+// Where cells go: centres in pixels, from the layout's rows, columns and row shifts.
+function geometry(layout, look) {
+  const widest = layout.cols + Math.max(0, ...layout.shift);
+  const size = Math.max(30, Math.min(72, Math.floor(560 / widest)));
+  const hexes = look.style === "hexes";
+  const rowStep = hexes ? size * 0.866 : size;
+  const margin = Math.round(size * 0.7);
+  const centre = (r, c) => [margin + (c + layout.shift[r] + 0.5) * size, margin + r * rowStep + size / 2];
+  const width = 2 * margin + widest * size;
+  const height = 2 * margin + (layout.rows - 1) * rowStep + size;
+  return { size, rowStep, margin, centre, width, height, hexes };
+}
+
+function hexagon(cx, cy, size) {
+  const h = size / Math.sqrt(3);
+  const points = [[0, -h], [size / 2, -h / 2], [size / 2, h / 2], [0, h], [-size / 2, h / 2], [-size / 2, -h / 2]];
+  return points.map(([x, y]) => `${(cx + x).toFixed(1)},${(cy + y).toFixed(1)}`).join(" ");
+}
+
+// The shape of one cell (for its background, its heat and its click target).
+function cellShape(g, r, c, attributes, parent) {
+  const [cx, cy] = g.centre(r, c);
+  if (g.hexes) return el("polygon", { points: hexagon(cx, cy, g.size), ...attributes }, parent);
+  const s = g.size;
+  return el("rect", { x: cx - s / 2, y: cy - s / 2, width: s, height: s, ...attributes }, parent);
+}
+
+function drawBackground(svg, state, look, g) {
+  const { rows, cols } = state.layout;
+  const s = g.size;
+  if (look.style === "points" || look.style === "holes") {
+    el("rect", { x: g.margin - 6, y: g.margin - 6, width: g.width - 2 * g.margin + 12,
+      height: g.height - 2 * g.margin + 12, rx: 10, fill: look.board }, svg);
+  }
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const [cx, cy] = g.centre(r, c);
+      if (look.style === "holes") el("circle", { cx, cy, r: s * 0.4, fill: "#fff" }, svg);
+      else if (look.style === "squares" || look.style === "hexes") {
+        cellShape(g, r, c, { fill: look.board, stroke: look.line, "stroke-width": 1 }, svg);
+      }
+    }
+  }
+  if (look.style === "points") {
+    for (let r = 0; r < rows; r++) drawLine(svg, g.centre(r, 0), g.centre(r, cols - 1), look.line, 1);
+    for (let c = 0; c < cols; c++) drawLine(svg, g.centre(0, c), g.centre(rows - 1, c), look.line, 1);
+  }
+  if (look.style === "lines") {
+    for (let k = 1; k < cols; k++) {
+      const x = g.margin + k * s;
+      drawLine(svg, [x, g.margin + 6], [x, g.margin + rows * s - 6], look.line, 3);
+    }
+    for (let k = 1; k < rows; k++) {
+      const y = g.margin + k * s;
+      drawLine(svg, [g.margin + 6, y], [g.margin + cols * s - 6, y], look.line, 3);
+    }
+  }
+  if (look.edges) drawEdges(svg, state, look, g);
+}
+
+function drawLine(svg, [x1, y1], [x2, y2], stroke, width) {
+  el("line", { x1, y1, x2, y2, stroke, "stroke-width": width, "stroke-linecap": "round" }, svg);
+}
+
+// Hex: the first player joins the top and bottom edges, the second the left and right.
+function drawEdges(svg, state, look, g) {
+  const { rows, cols } = state.layout;
+  const away = g.size * 0.62;
+  const edge = (from, to, dx, dy, seat) => {
+    const [a, b] = [g.centre(...from), g.centre(...to)];
+    drawLine(svg, [a[0] + dx, a[1] + dy], [b[0] + dx, b[1] + dy], look.colours[seat], 5);
+  };
+  edge([0, 0], [0, cols - 1], 0, -away, 0);
+  edge([rows - 1, 0], [rows - 1, cols - 1], 0, away, 0);
+  edge([0, 0], [rows - 1, 0], -away, 0, 1);
+  edge([0, cols - 1], [rows - 1, cols - 1], away, 0, 1);
+}
+
+function drawAxes(svg, state, g) {
+  const { layout } = state;
+  const byColumn = layout.actions.some((a) => a.kind === "column");
+  (layout.col_labels || []).forEach((label, c) => {
+    const [x, y] = g.centre(byColumn ? layout.rows - 1 : 0, c);
+    const ty = byColumn ? y + g.size * 0.95 : y - g.size * 0.72;
+    el("text", { x, y: ty, class: "axis", "text-anchor": "middle" }, svg).textContent = label;
+  });
+  (layout.row_labels || []).forEach((label, r) => {
+    const [x, y] = g.centre(r, 0);
+    el("text", { x: x - g.size * 0.8, y: y + 4, class: "axis", "text-anchor": "middle" }, svg).textContent = label;
+  });
+}
+
+function drawPieces(svg, state, look, g) {
+  state.board.forEach((row, r) => row.forEach((seat, c) => {
+    if (seat === null) return;
+    const [cx, cy] = g.centre(r, c);
+    const mark = state.marks[seat];
+    if (/^[A-Za-z]$/.test(mark)) {
+      const text = el("text", { x: cx, y: cy + g.size * 0.22, "text-anchor": "middle",
+        "font-size": g.size * 0.62, "font-weight": 700, fill: look.colours[seat], class: "piece" }, svg);
+      text.textContent = mark;
+    } else {
+      el("circle", { cx, cy, r: g.size * 0.4, fill: look.colours[seat], stroke: "#222",
+        "stroke-width": 1, class: "piece", "data-seat": seat }, svg);
+    }
+  }));
+  const cell = state.last && state.last.cell;
+  if (cell) el("circle", { cx: g.centre(...cell)[0], cy: g.centre(...cell)[1], r: g.size * 0.46, class: "last" }, svg);
+}
+
+function heatColour(value) {
+  const v = Math.max(-1, Math.min(1, value));
+  return `hsl(${Math.round(((v + 1) / 2) * 120)}, 80%, 45%)`;
+}
+
+// Where a move shows its value: its cell, or for a column the cell its piece lands on
+// (the lowest empty one; the column's cells come top to bottom).
+function heatCell(state, place) {
+  if (place.kind !== "column") return place.cells[0];
+  const empty = place.cells.filter(([r, c]) => state.board[r][c] === null);
+  return empty.length ? empty[empty.length - 1] : place.cells[0];
+}
+
+function drawHeat(svg, state, look, g) {
+  if (!page.hints || page.hints.ply !== state.ply) return;
+  const values = page.hints.values;
+  const shown = state.layout.actions.filter((p) => values[p.action] !== undefined && p.cells.length);
+  const best = Math.max(...shown.map((p) => values[p.action]));
+  for (const place of shown) {
+    const value = values[place.action];
+    const [r, c] = heatCell(state, place);
+    const [x, y] = g.centre(r, c);
+    const colour = { fill: heatColour(value), "fill-opacity": 0.75, class: "heat" };
+    if (look.style === "holes") el("circle", { cx: x, cy: y, r: g.size * 0.4, ...colour }, svg);
+    else cellShape(g, r, c, colour, svg);
+    if (value === best) el("circle", { cx: x, cy: y, r: g.size * 0.42, class: "best" }, svg);
+    el("text", { x, y: y + 4, "text-anchor": "middle", class: "heat-value" }, svg).textContent = value.toFixed(2);
+  }
+}
+
+function drawTargets(svg, state, g) {
+  if (!yourTurn() || page.busy) return;
+  const legal = new Set(state.legal);
+  for (const place of state.layout.actions) {
+    if (!legal.has(place.action) || place.cells.length === 0) continue;
+    let target;
+    if (place.kind === "column") {
+      const [x, top] = g.centre(...place.cells[0]);
+      const bottom = g.centre(...place.cells[place.cells.length - 1])[1];
+      target = el("rect", { x: x - g.size / 2, y: top - g.size / 2, width: g.size,
+        height: bottom - top + g.size }, svg);
+    } else {
+      target = cellShape(g, ...place.cells[0], {}, svg);
+    }
+    target.setAttribute("class", "target");
+    target.setAttribute("data-action", place.action);
+    target.setAttribute("data-label", place.label);
+    el("title", {}, target).textContent = place.label;
+    target.addEventListener("click", () => move(place.action));
+  }
+}
+
+function drawBoard(state) {
+  const board = $("board");
+  board.replaceChildren();
+  const text = state.layout.kind !== "grid";
+  $("textboard").hidden = !text;
+  if (text) {
+    $("textboard").textContent = state.board;
+    return;
+  }
+  const look = lookOf(state);
+  const g = geometry(state.layout, look);
+  const svg = el("svg", { viewBox: `0 0 ${g.width} ${g.height}`, width: g.width, height: g.height,
+    role: "img", "aria-label": `${state.game.title} board` });
+  drawBackground(svg, state, look, g);
+  drawAxes(svg, state, g);
+  drawHeat(svg, state, look, g);
+  drawPieces(svg, state, look, g);
+  drawTargets(svg, state, g);
+  board.appendChild(svg);
+}
+
+// Moves without a cell (a pass; every move of a game drawn as text) are buttons.
+function drawButtons(state) {
+  const box = $("buttons");
+  box.replaceChildren();
+  const legal = new Set(state.legal);
+  const text = state.layout.kind !== "grid";
+  for (const place of state.layout.actions) {
+    if (place.kind !== "button" || (text && !legal.has(place.action))) continue;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.action = place.action;
+    const value = page.hints && page.hints.ply === state.ply ? page.hints.values[place.action] : undefined;
+    button.textContent = value === undefined ? place.label : `${place.label} (${value.toFixed(2)})`;
+    if (value !== undefined) button.style.background = heatColour(value);
+    button.disabled = !yourTurn() || page.busy || !legal.has(place.action);
+    button.classList.toggle("legal", legal.has(place.action));
+    button.addEventListener("click", () => move(place.action));
+    box.appendChild(button);
+  }
+}
+
+function describeSeat(state, seat) {
+  const look = lookOf(state);
+  const mark = state.marks[seat];
+  return look.names[seat] === mark ? mark : `${look.names[seat]} (${mark})`;
+}
+
+function statusText(state) {
+  if (state.over) return `${state.message} New game to play again.`;
+  const turn = `Your move, ${describeSeat(state, state.you)}.`;
+  return state.message ? `${state.message} ${turn}` : turn;
+}
+
+function render() {
+  const state = page.state;
+  document.body.dataset.phase = page.busy ? "busy" : !state ? "idle" : state.over ? "over" : "playing";
+  $("new").disabled = page.busy || !$("game").value;
+  $("undo").disabled = page.busy || !state || !state.can_undo;
+  $("seat").disabled = page.busy;
+  $("depth").disabled = page.busy || !state || state.max_depth === 0;
+  if (!state) {
+    if (!page.busy) $("status").textContent = "Choose a game to play against the agent.";
+    return;
+  }
+  if (!page.busy) $("status").textContent = statusText(state);
+  document.title = `${state.game.title} · boardq`;
+  $("game").value = state.game.name;
+  $("seat").value = String(state.you);
+  drawDepth(state);
+  drawBoard(state);
+  drawButtons(state);
+  const s = state.score;
+  $("score").textContent = `You ${s.won} · Draws ${s.drawn} · Agent ${s.lost}`;
+  $("legend").textContent = `You are ${describeSeat(state, state.you)}; the agent is ${describeSeat(state, 1 - state.you)}.`
+    + (page.hints && page.hints.ply === state.ply ? " Hints: the agent's values of your moves, from -1 (red, a loss) to +1 (green, a win); its favourite is ringed." : "");
+  $("help").textContent = state.game.help;
+  const list = $("moves");
+  list.replaceChildren();
+  for (const m of state.moves) {
+    const item = document.createElement("li");
+    item.textContent = `${m.by === "you" ? "you" : "agent"}: ${m.label}`;
+    item.className = m.by;
+    list.appendChild(item);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function drawDepth(state) {
+  const select = $("depth");
+  if (select.options.length !== state.max_depth + 1) {
+    select.replaceChildren();
+    for (let d = 0; d <= state.max_depth; d++) {
+      const option = document.createElement("option");
+      option.value = String(d);
+      option.textContent = d === 0 ? "none" : `${d} moves`;
+      select.appendChild(option);
+    }
+  }
+  select.value = String(state.depth);
+  $("depth-label").title = state.max_depth === 0
+    ? "The agent cannot look ahead in this game: boardq has no rules for it"
+    : "How many moves the agent looks ahead (none: its network alone)";
+}
+
+// -- start ----------------------------------------------------------------------------
+async function start() {
+  $("game").addEventListener("change", () => startGame($("game").value));
+  $("seat").addEventListener("change", newGame);
+  $("depth").addEventListener("change", setDepth);
+  $("hints").addEventListener("change", toggleHints);
+  $("new").addEventListener("click", newGame);
+  $("undo").addEventListener("click", undo);
+  let listing;
+  try {
+    listing = await api("GET", "/api/games");
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  page.games = listing.games;
+  const select = $("game");
+  if (!listing.default) {
+    const prompt = document.createElement("option");
+    prompt.value = "";
+    prompt.textContent = "choose a game…";
+    select.appendChild(prompt);
+  }
+  for (const game of listing.games) {
+    const option = document.createElement("option");
+    option.value = game.name;
+    option.textContent = game.title;
+    select.appendChild(option);
+  }
+  const saved = sessionStorage.getItem("boardq-session");
+  if (saved) {
+    try {
+      const state = await api("GET", `/api/sessions/${encodeURIComponent(saved)}`);
+      if (listing.games.some((g) => g.name === state.game.name)) {
+        await receive(state);
+        render();
+        return;
+      }
+    } catch (_) {
+      sessionStorage.removeItem("boardq-session");
+    }
+  }
+  const wanted = new URLSearchParams(location.search).get("game") || listing.default;
+  if (wanted && listing.games.some((g) => g.name === wanted)) {
+    select.value = wanted;
+    startGame(wanted);
+  } else {
+    render();
+  }
+}
+
+start();

@@ -1,0 +1,233 @@
+"""Trained agents: load one from its file, and act greedily or with lookahead.
+
+Loading rebuilds the network from the agent file's header (`boardq.players.agentfile`)
+and checks every weight's shape.
+
+`Agent.act` and `Agent.q_values` take `search_depth`: 0 (the default) is the network
+alone, one forward pass; D >= 1 searches D plies ahead over the game's rules with the
+network at the leaves (see `boardq.players.search`). An agent loaded with `symmetric=True`
+averages the network's values over the images of the board under the game's
+symmetries (the board turned and mirrored: 8 images in Gomoku, 2 in Connect Four), one
+batched forward pass; the search then uses those averaged values at its leaves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardq.dqn.policies import masked_argmax
+from boardq.errors import AgentFileError, BoardqError
+from boardq.players.agentfile import agent_file, chosen_symmetric, network_of, read_agent
+
+__all__ = ["Agent", "NoRulesError", "NoSymmetriesError"]
+
+
+class NoRulesError(BoardqError, ValueError):
+    """A search was asked of an agent whose game boardq has no rules for."""
+
+
+class NoSymmetriesError(BoardqError, ValueError):
+    """Symmetric values were asked of an agent whose game has no board symmetries."""
+
+
+def _check_game_shapes(path: Path, header: dict[str, Any]) -> None:
+    """A known game's agent must have that game's input and output shapes.
+
+    Games built on the fly (`openspiel:...`, `pettingzoo:...`) are rebuilt from the name
+    the header stores; one that can no longer be built is an unusable agent file.
+    """
+    from boardq.catalog import find_game
+
+    try:
+        known = find_game(str(header.get("game", "")))
+    except BoardqError as e:
+        raise AgentFileError(f"{path}: cannot rebuild its game: {e}") from None
+    if known is None:
+        return
+    shapes = (tuple(header.get("obs_shape", ())), header.get("num_actions"))
+    if shapes != (tuple(known.obs_shape), known.num_actions):
+        raise AgentFileError(
+            f"{path}: its network takes {shapes[0]} planes and {shapes[1]} moves, "
+            f"but {known.name} has {tuple(known.obs_shape)} and {known.num_actions}"
+        )
+
+
+class Agent:
+    """A trained player: greedy over legal moves, or with a lookahead search.
+
+    Use `Agent.load(path)`. `act` and `q_values` take the PettingZoo observation dict
+    of the agent's game ({"observation": planes, "action_mask": mask}) and a search
+    depth: 0 asks the network once; D >= 1 searches D plies (`boardq.players.search`; depth 1
+    is the network's values with the exact result of every move that ends the game).
+
+    Attributes:
+      symmetries: how many images of a position the values average over (1: the
+        network's values of the position as it is; see `load`'s `symmetric`).
+    """
+
+    def __init__(
+        self,
+        game: str,
+        model,
+        info: dict[str, Any],
+        path: Path | None = None,
+        symmetric: bool = False,
+    ):
+        from boardq.dqn.networks import QFunction
+
+        self.game = game
+        self.info = info
+        self.path = path
+        self._model = model
+        self._q = QFunction(model)
+        self._weights = self._q.weights_of(model)
+        self._searchers: dict[int, Any] = {}
+        self._symmetries: list[Any] = []
+        if symmetric:
+            from boardq.catalog import find_game
+
+            found = find_game(game)
+            self._symmetries = list(found.symmetries) if found is not None else []
+            if len(self._symmetries) < 2:
+                raise NoSymmetriesError(
+                    f"cannot average over symmetries: boardq knows none for {game!r}"
+                )
+
+    @property
+    def symmetries(self) -> int:
+        return max(1, len(self._symmetries))
+
+    @property
+    def chosen_symmetric(self) -> bool:
+        """Its run's ladder chose it played with values averaged over the symmetries."""
+        return chosen_symmetric(self.info)
+
+    @classmethod
+    def load(
+        cls, path: str | Path, game: str | None = None, symmetric: bool | None = None
+    ) -> Agent:
+        """Loads an exported agent file, or the one in a run directory.
+
+        Args:
+          path: an agent file, a run directory (its best-agent.npz, else agent.npz),
+            or `bundled:GAME`, the agent that comes with the install for GAME.
+          game: if given, the agent must be for this game.
+          symmetric: average the network's values over the board's symmetries (every
+            rotation and mirror image of the position that the game allows). None (the
+            default): as the agent's run chose it; a best agent its ladder played
+            averaged (`chosen_symmetric`, the Connect Four and Gomoku presets') plays
+            averaged, any other agent plays its network alone.
+
+        Raises:
+          AgentFileError: missing, unreadable, other game, or wrong shapes.
+          NoSymmetriesError: `symmetric`, and the game has no board symmetries.
+        """
+        path = agent_file(path)
+        header, weights = read_agent(path)
+        if game is not None and header.get("game") != game:
+            raise AgentFileError(f"{path} is an agent for {header.get('game')!r}, not for {game!r}")
+        _check_game_shapes(path, header)
+        from boardq.dqn.networks import build_q_network
+
+        try:
+            config = network_of(header)
+            model = build_q_network(header["obs_shape"], header["num_actions"], config)
+        except (KeyError, TypeError, ValueError) as e:
+            raise AgentFileError(f"{path} has an unreadable network header ({e})") from None
+        expected = [tuple(w.shape) for w in model.weights]
+        if [tuple(w.shape) for w in weights] != expected:
+            raise AgentFileError(f"{path}: weights do not match the network in its header")
+        model.set_weights(weights)
+        info = header.get("info", {})
+        if symmetric is None:
+            symmetric = chosen_symmetric(info)
+        return cls(header["game"], model, info, path, symmetric)
+
+    @property
+    def num_actions(self) -> int:
+        return int(self._model.output_shape[-1])
+
+    def _check(self, observation: dict) -> tuple[np.ndarray, np.ndarray]:
+        if not isinstance(observation, dict):
+            raise ValueError(
+                "observation must be a PettingZoo dict with 'observation' and 'action_mask'"
+            )
+        try:
+            planes = np.asarray(observation["observation"], np.int8)
+            mask = np.asarray(observation["action_mask"], bool)
+        except (KeyError, TypeError) as e:
+            raise ValueError(
+                "observation must be a PettingZoo dict with 'observation' and 'action_mask'"
+            ) from e
+        if planes.shape != tuple(self._model.input_shape[1:]) or mask.shape != (self.num_actions,):
+            raise ValueError(
+                f"observation shapes {planes.shape}, {mask.shape} do not fit this {self.game} agent"
+            )
+        return planes, mask
+
+    def q_batch(self, planes: np.ndarray) -> np.ndarray:
+        """The network's values of a batch of positions: int8 planes [B, ...] -> [B, A].
+
+        A symmetric agent averages, for every action, the values of that action's image
+        in every image of the position (all images in one forward pass). No masking:
+        callers mask illegal moves.
+        """
+        planes = np.asarray(planes, np.int8)
+        if planes.shape[1:] != tuple(self._model.input_shape[1:]):
+            raise ValueError(f"planes of shape {planes.shape} do not fit this {self.game} agent")
+        if not self._symmetries:
+            return self._q(planes, self._weights).numpy()
+        images = np.concatenate([s.planes(planes) for s in self._symmetries])
+        q = self._q(images, self._weights).numpy().reshape(len(self._symmetries), len(planes), -1)
+        # Action a of the position is action action_map[a] of the image.
+        return np.mean([q[i][:, s.action_map] for i, s in enumerate(self._symmetries)], axis=0)
+
+    def q_values(self, observation: dict, search_depth: int = 0) -> np.ndarray:
+        """One value per action, from the player to move's view; NaN for illegal moves.
+
+        Args:
+          observation: the PettingZoo observation dict of the player to move.
+          search_depth: 0 for the network's values; D >= 1 for the values of a
+            D-ply search (+1 a win now, 0 a draw now, discounted per move).
+        """
+        planes, mask = self._check(observation)
+        if search_depth:
+            return self.searcher(search_depth).q_values(observation)
+        q = self.q_batch(planes[None])[0].astype(np.float64)
+        q[~mask] = np.nan
+        return q
+
+    def act(self, observation: dict, search_depth: int = 0) -> int:
+        """The legal move with the highest value (network or search, see `q_values`)."""
+        planes, mask = self._check(observation)
+        if search_depth:
+            return self.searcher(search_depth).act(observation)
+        q = self.q_batch(planes[None])[0]
+        return int(masked_argmax(q, mask))
+
+    def searcher(self, depth: int):
+        """A `boardq.players.search.SearchPlayer` of this agent at `depth` (kept for reuse).
+
+        The search discounts by the discount the agent trained with (`info["discount"]`,
+        written by training), so its backups match the network's values; files without
+        it search with `boardq.players.search.DEFAULT_DISCOUNT`.
+
+        Raises:
+          ValueError: a bad depth, or a game whose rules boardq does not know.
+        """
+        from boardq.catalog import find_game
+        from boardq.players.search import DEFAULT_DISCOUNT, SearchPlayer
+
+        if depth not in self._searchers:
+            game = find_game(self.game)
+            if game is None or game.rules is None:
+                raise NoRulesError(f"cannot search: boardq has no rules for {self.game!r}")
+            discount = float(self.info.get("discount", DEFAULT_DISCOUNT))
+            self._searchers[depth] = SearchPlayer(game.rules, self.q_batch, depth, discount)
+        return self._searchers[depth]
+
+    def weights(self) -> list[np.ndarray]:
+        return self._model.get_weights()

@@ -1,0 +1,220 @@
+"""Matches on PettingZoo AEC board games, and the scores they give.
+
+A player is anything with `act(observation) -> int`, where `observation` is the
+PettingZoo dict `{"observation": planes, "action_mask": mask}` for the player to move.
+The reference players (random, win/block, perfect) live in `boardq.players.opponents` and are
+re-exported here.
+
+Players that keep their own copy of the game (the OpenSpiel MCTS bot) and referees
+that check the rules also implement `MoveObserver`: `play_game` tells them when a game
+starts and every move played, with the result once the game has ended.
+
+Scores count a win 1, a draw 0.5 and a loss 0 (the convention of Elo ratings), so a
+score is the mean points per game in [0, 1]; 0.5 is an even match.
+
+This module imports no TensorFlow: it runs in tests and tools that need no network.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from boardq.players.opponents import PerfectPlayer, RandomPlayer, WinBlockPlayer
+
+if TYPE_CHECKING:
+    from pettingzoo.utils.env import AECEnv
+
+__all__ = [
+    "MoveObserver",
+    "PerfectPlayer",
+    "Player",
+    "RandomPlayer",
+    "WinBlockPlayer",
+    "evaluate",
+    "play_game",
+    "score_interval",
+]
+
+Observation = Mapping[str, np.ndarray]
+Z_95 = 1.959963984540054
+"""The standard normal quantile of a two-sided 95% interval."""
+
+
+class Player(Protocol):
+    """Chooses a move for the player to move."""
+
+    def act(self, observation: Observation) -> int:
+        """Returns a legal action for the PettingZoo observation of the player to move."""
+        ...
+
+
+@runtime_checkable
+class MoveObserver(Protocol):
+    """Follows a game move by move."""
+
+    def new_game(self) -> None:
+        """A game starts from the initial position."""
+        ...
+
+    def moved(self, action: int, result: int | None) -> None:
+        """`action` was just played.
+
+        Args:
+            action: the PettingZoo action.
+            result: None while the game goes on; once it has ended, +1 if the first
+                player won, -1 if the second did, 0 for a draw.
+        """
+        ...
+
+
+def play_game(
+    make_env: Callable[[], AECEnv],
+    players: Sequence[Player],
+    seed: int,
+    observers: Sequence[MoveObserver] = (),
+) -> int:
+    """Plays one game in a fresh AEC environment.
+
+    Args:
+        make_env: returns a PettingZoo AEC environment, e.g.
+            `lambda: pettingzoo.make("aec", "classic/tictactoe-v3")`.
+        players: two players; `players[0]` is the env's first agent and moves first.
+        seed: seed passed to `env.reset`.
+        observers: told of the game's start and of every move, besides those players
+            that are `MoveObserver`s themselves.
+
+    Returns:
+        +1 if `players[0]` won, -1 if `players[1]` won, 0 for a draw. An illegal move
+        loses (PettingZoo gives the offender -1 and the other player 0).
+    """
+    if len(players) != 2:
+        raise ValueError(f"expected two players, got {len(players)}")
+    watchers = [p for p in players if isinstance(p, MoveObserver)] + list(observers)
+    env = make_env()
+    try:
+        env.reset(seed=seed)
+        first, second = env.possible_agents
+        if env.agent_selection != first:
+            raise RuntimeError(f"expected {first!r} to move first, got {env.agent_selection!r}")
+        for watcher in watchers:
+            watcher.new_game()
+        return _run_game(env, dict(zip((first, second), players, strict=True)), watchers)
+    finally:
+        env.close()
+
+
+def _run_game(env: AECEnv, seats: Mapping[Any, Player], watchers: Sequence[MoveObserver]) -> int:
+    """Runs the AEC loop to the end; returns the result for the first agent."""
+    first, second = env.possible_agents
+    result: int | None = None
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)  # PettingZoo yields every agent once more after the end.
+            continue
+        action = int(seats[agent].act(env.observe(agent)))
+        env.step(action)
+        if any(env.terminations.values()) or any(env.truncations.values()):
+            # The classic board games pay only on the final step, both players at once.
+            result = int(np.sign(env.rewards[first] - env.rewards[second]))
+        for watcher in watchers:
+            watcher.moved(action, result)
+    if result is None:
+        raise RuntimeError("the game ended without a final move")
+    return result
+
+
+def score_interval(points: float, games: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson interval of a score (win 1, draw 0.5, loss 0) over `games` games.
+
+    Draws make a game's points vary less than a win-or-loss coin with the same mean, so
+    treating the score as a binomial proportion makes the interval a little wide, never
+    narrow. Unlike mean +- z * sd it stays inside [0, 1] and does not shrink to a point
+    when every game had the same result.
+
+    Args:
+        points: total points scored.
+        games: games played (at least 1).
+        z: the normal quantile (1.96 for 95%).
+
+    Returns:
+        (low, high) with 0 <= low <= points / games <= high <= 1.
+    """
+    if games < 1:
+        raise ValueError(f"games must be positive, got {games}")
+    p = points / games
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"points {points} outside [0, {games}]")
+    z2 = z * z
+    center = (p + z2 / (2 * games)) / (1 + z2 / games)
+    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
+    # Rounding can put an end a hair past the score when every game had one result.
+    return max(0.0, min(p, center - half)), min(1.0, max(p, center + half))
+
+
+def evaluate(
+    player: Player,
+    opponent: Player,
+    make_env: Callable[[], AECEnv],
+    games_per_seat: int = 100,
+    seed: int = 0,
+    should_stop: Callable[[], bool] | None = None,
+    observers: Sequence[MoveObserver] = (),
+) -> dict[str, float]:
+    """Plays `player` against `opponent` from both seats.
+
+    Args:
+        player: the player under evaluation.
+        opponent: its opponent.
+        make_env: returns a PettingZoo AEC environment for one game.
+        games_per_seat: games played with `player` moving first, and as many second.
+        seed: seed of the first game's `env.reset`; later games count up from it.
+        should_stop: asked before each game; when it returns True the evaluation
+            ends at once and returns an empty dict (training is shutting down).
+        observers: told of every game's moves (see `play_game`), e.g. a rule check.
+
+    Returns:
+        A flat dict of floats, ready to log. Per seat (`first/`, where `player` moved
+        first, and `second/`): `win`, `draw`, `loss` (rates), `games`, `score` (mean
+        points of `player`: win 1, draw 0.5, loss 0) and its 95% interval `score_low`,
+        `score_high`. Over both seats: `score`, `score_low`, `score_high`, `games`.
+    """
+    if games_per_seat < 1:
+        raise ValueError(f"games_per_seat must be positive, got {games_per_seat}")
+    first: list[int] = []
+    second: list[int] = []
+    for i in range(2 * games_per_seat):
+        if should_stop is not None and should_stop():
+            return {}
+        if i < games_per_seat:
+            first.append(play_game(make_env, (player, opponent), seed + i, observers))
+        else:
+            second.append(-play_game(make_env, (opponent, player), seed + i, observers))
+    metrics = {**_seat_metrics("first/", first), **_seat_metrics("second/", second)}
+    metrics.update(_scores("", first + second))
+    return metrics
+
+
+def _scores(prefix: str, results: Sequence[int]) -> dict[str, float]:
+    points = float(np.sum((np.asarray(results) + 1) / 2))  # -1, 0, +1 -> 0, 0.5, 1
+    low, high = score_interval(points, len(results))
+    return {
+        f"{prefix}score": points / len(results),
+        f"{prefix}score_low": low,
+        f"{prefix}score_high": high,
+        f"{prefix}games": float(len(results)),
+    }
+
+
+def _seat_metrics(prefix: str, results: Sequence[int]) -> dict[str, float]:
+    outcomes = np.asarray(results)
+    return {
+        f"{prefix}win": float(np.mean(outcomes == 1)),
+        f"{prefix}draw": float(np.mean(outcomes == 0)),
+        f"{prefix}loss": float(np.mean(outcomes == -1)),
+        **_scores(prefix, results),
+    }

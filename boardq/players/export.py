@@ -1,0 +1,295 @@
+"""An agent's greedy Q-network as a model other tools load: SavedModel, TFLite or ONNX.
+
+Every export computes what `Agent.q_batch` computes, in float32: the network's weights
+are constants of the graph, and an agent that plays `symmetric` averages its values
+over the board's symmetries inside the graph too (one batched pass over every image).
+Two entry points, with the inputs PettingZoo gives a player, batched:
+
+- `serving_default`: `planes` (int8 [B, H, W, C], the observation) -> `q_values`
+  (float32 [B, A], one value per action from the player to move's view, illegal moves
+  not masked);
+- `greedy`: `planes` and `action_mask` (int8 [B, A], nonzero where legal) ->
+  `q_values` (as above) and `action` (int64 [B], the legal action of highest value;
+  ties go to the lowest index; 0 for a position without a legal move).
+
+A SavedModel and a TFLite model have both as signatures; an ONNX model is one graph,
+the `greedy` one. Beside the export, `OUT.json` says what it holds (`metadata`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardq._quiet import quiet_native_logs
+from boardq.errors import BoardqError
+from boardq.rundir import atomic_write_bytes, atomic_write_text
+
+__all__ = [
+    "FORMATS",
+    "ONNX_INSTALL",
+    "ExportError",
+    "check",
+    "default_output",
+    "export",
+    "metadata",
+    "metadata_path",
+    "missing_onnx",
+    "serving_functions",
+]
+
+FORMATS = ("savedmodel", "tflite", "onnx")
+SUFFIXES = {"savedmodel": ".savedmodel", "tflite": ".tflite", "onnx": ".onnx"}
+ONNX_INSTALL = "pip install -e '.[onnx]' in boardq's checkout"
+EXPORT_FORMAT = "boardq-export"
+SIGNATURES = {
+    "serving_default": {"inputs": ["planes"], "outputs": ["q_values"]},
+    "greedy": {"inputs": ["planes", "action_mask"], "outputs": ["q_values", "action"]},
+}
+VALUES = (
+    "the value of each action for the player to move (about +1 a win, 0 a draw, -1 a loss, "
+    "discounted by the moves to it); illegal actions are not masked"
+)
+_FLOAT_MIN = np.finfo(np.float32).min  # an illegal move's masked value (finite: see greedy)
+
+
+class ExportError(BoardqError):
+    """The export cannot be written (its path is taken, a converter is missing)."""
+
+
+def default_output(agent_path: Path, fmt: str) -> Path:
+    """Beside the agent file: `agent.npz` -> `agent.savedmodel`, `.tflite`, `.onnx`."""
+    return Path(agent_path).with_suffix(SUFFIXES[fmt])
+
+
+def metadata_path(out: Path) -> Path:
+    """The JSON that describes an export: `agent.onnx` -> `agent.onnx.json`."""
+    return out.with_name(out.name + ".json")
+
+
+def missing_onnx() -> str | None:
+    """Why the ONNX export cannot run here (one line), or None if it can."""
+    missing = [name for name in ("tf2onnx", "onnx") if importlib.util.find_spec(name) is None]
+    if not missing:
+        return None
+    return f"--format onnx needs {' and '.join(missing)} (not installed): {ONNX_INSTALL}"
+
+
+def _symmetry_tables(agent) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where a symmetric agent's images take their cells and actions from, or None."""
+    if agent.symmetries < 2:
+        return None
+    from boardq.catalog import find_game
+    from boardq.symmetry import PermutationAugment
+
+    game = find_game(agent.game)
+    tables = PermutationAugment.try_build(game.symmetries, game.obs_shape)
+    if tables is None:
+        raise ExportError(
+            f"cannot export {agent.game}'s averaging over symmetries (they do not permute "
+            "cells); export the network alone with --no-symmetric"
+        )
+    return tables.plane_index, tables.action_map
+
+
+def _network(agent):
+    """The agent's network, rebuilt from its file's header with its weights."""
+    from boardq.config import NetworkConfig
+    from boardq.dqn.networks import build_q_network
+    from boardq.players.agentfile import read_header
+
+    header = read_header(agent.path)
+    net = header["network"]
+    config = NetworkConfig(
+        conv_filters=tuple(net["conv_filters"]),
+        hidden_units=tuple(net["hidden_units"]),
+        dueling=bool(net["dueling"]),
+    )
+    model = build_q_network(header["obs_shape"], header["num_actions"], config)
+    model.set_weights(agent.weights())
+    return model
+
+
+def serving_functions(agent) -> dict[str, Any]:
+    """The two entry points as `tf.function`s with input signatures (see the module).
+
+    Args:
+      agent: a loaded `boardq.players.agent.Agent` (with its `path`).
+    """
+    import tensorflow as tf
+
+    model = _network(agent)
+    weights = model.get_weights()
+    n_trainable = len(model.trainable_weights)
+    obs_shape = [int(d) for d in model.input_shape[1:]]
+    num_actions = int(model.output_shape[-1])
+    tables = _symmetry_tables(agent)
+
+    def network(planes):
+        # Made inside the trace, so the weights are constants of the graph, not captures.
+        consts = [tf.constant(w) for w in weights]
+        trainable, fixed = consts[:n_trainable], consts[n_trainable:]
+        q, _ = model.stateless_call(trainable, fixed, planes, training=False)
+        return q
+
+    def values(planes):
+        if tables is None:
+            return network(planes)
+        plane_index, action_map = tables
+        flat = tf.reshape(planes, [-1, int(np.prod(obs_shape))])
+        # Image k's cell j holds the position's cell plane_index[k, j], as Agent.q_batch.
+        images = [tf.reshape(tf.gather(flat, p, axis=1), [-1, *obs_shape]) for p in plane_index]
+        q = tf.reshape(network(tf.concat(images, axis=0)), [len(images), -1, num_actions])
+        # Action a of the position is action action_map[k, a] of image k.
+        mapped = [tf.gather(q[k], action_map[k], axis=1) for k in range(len(images))]
+        return tf.reduce_mean(tf.stack(mapped), axis=0)
+
+    planes_spec = tf.TensorSpec([None, *obs_shape], tf.int8, name="planes")
+    mask_spec = tf.TensorSpec([None, num_actions], tf.int8, name="action_mask")
+
+    @tf.function(input_signature=[planes_spec])
+    def q_values(planes):
+        return {"q_values": values(planes)}
+
+    @tf.function(input_signature=[planes_spec, mask_spec])
+    def greedy(planes, action_mask):
+        q = values(planes)
+        # A finite floor rather than -inf: a converter may select by arithmetic, and
+        # -inf * 0 would be NaN.
+        legal = tf.cast(action_mask, tf.float32) > 0.0
+        masked = tf.where(legal, q, tf.constant(_FLOAT_MIN))
+        return {"q_values": q, "action": tf.argmax(masked, axis=-1, output_type=tf.int64)}
+
+    return {"serving_default": q_values, "greedy": greedy}
+
+
+def metadata(agent, fmt: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What an export holds, for people and tools: the JSON written beside it."""
+    from boardq.players.agentfile import read_header
+
+    obs_shape = [int(d) for d in read_header(agent.path)["obs_shape"]]
+    entry_points = SIGNATURES if fmt != "onnx" else {"graph": SIGNATURES["greedy"]}
+    actions = agent.num_actions
+    return {
+        "format": EXPORT_FORMAT,
+        "format_version": 1,
+        "model_format": fmt,
+        "game": agent.game,
+        "agent": str(agent.path),
+        "train_step": agent.info.get("train_step"),
+        "symmetries": agent.symmetries,
+        "obs_shape": obs_shape,
+        "num_actions": actions,
+        "entry_points": entry_points,
+        "inputs": {
+            "planes": _tensor("int8", [None, *obs_shape], "the observation of the player to move"),
+            "action_mask": _tensor("int8", [None, actions], "nonzero where the action is legal"),
+        },
+        "outputs": {
+            "q_values": _tensor("float32", [None, actions], VALUES),
+            "action": _tensor("int64", [None], "the legal action of highest value (ties: lowest)"),
+        },
+        **(extra or {}),
+    }
+
+
+def _tensor(dtype: str, shape: list[int | None], meaning: str) -> dict[str, Any]:
+    return {"dtype": dtype, "shape": shape, "meaning": meaning}
+
+
+def check(fmt: str, out: Path, force: bool = False, source: Path | None = None) -> None:
+    """Refuses what `export` would refuse before it starts (no TensorFlow needed).
+
+    Raises:
+      ExportError: an unknown format, `out` is the agent file `source`, `out` or its
+        JSON exists without `force`, or ONNX is asked and its converter is missing.
+    """
+    if fmt not in FORMATS:
+        raise ExportError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    if source is not None and out.resolve() == Path(source).resolve():
+        raise ExportError(f"{out} is the agent file itself: give the export another path")
+    taken = [p for p in (out, metadata_path(out)) if p.exists() or p.is_symlink()]
+    if taken and not force:
+        raise ExportError(f"{taken[0]} exists (give --force to overwrite it)")
+    if fmt == "onnx" and (why := missing_onnx()):
+        raise ExportError(why)
+
+
+def export(agent, fmt: str, out: str | Path, force: bool = False) -> Path:
+    """Writes the agent's model in `fmt` to `out`, and `metadata` beside it.
+
+    The old export (and its JSON) is replaced only with `force`; a new one appears
+    whole or not at all.
+
+    Raises:
+      ExportError: as `check`, or the path cannot be written.
+    """
+    out = Path(out)
+    check(fmt, out, force, agent.path)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        extra = _WRITERS[fmt](serving_functions(agent), out)
+        text = json.dumps(metadata(agent, fmt, extra), indent=2) + "\n"
+        atomic_write_text(metadata_path(out), text)
+    except OSError as e:
+        raise ExportError(f"cannot write {out}: {e.strerror or e}") from None
+    return out
+
+
+def _save(functions: dict[str, Any], path: Path) -> None:
+    import tensorflow as tf
+
+    with quiet_native_logs():
+        tf.saved_model.save(tf.Module(), str(path), signatures=functions)
+
+
+def _write_savedmodel(functions: dict[str, Any], out: Path) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}.") as tmp:
+        _save(functions, Path(tmp) / "model")
+        if out.is_dir() and not out.is_symlink():
+            shutil.rmtree(out)
+        elif out.exists() or out.is_symlink():
+            out.unlink()
+        os.replace(Path(tmp) / "model", out)
+    return {}
+
+
+def _write_tflite(functions: dict[str, Any], out: Path) -> dict[str, Any]:
+    import tensorflow as tf
+
+    with tempfile.TemporaryDirectory(prefix="boardq-export-") as tmp:
+        _save(functions, Path(tmp))
+        converter = tf.lite.TFLiteConverter.from_saved_model(tmp, signature_keys=list(functions))
+        with quiet_native_logs():
+            data = converter.convert()
+    _replace_file(out, data)
+    return {}
+
+
+def _write_onnx(functions: dict[str, Any], out: Path) -> dict[str, Any]:
+    with quiet_native_logs():
+        import tf2onnx
+
+        greedy = functions["greedy"]
+        proto, _ = tf2onnx.convert.from_function(greedy, input_signature=greedy.input_signature)
+    for value in [*proto.graph.input, *proto.graph.output]:
+        value.type.tensor_type.shape.dim[0].dim_param = "batch"  # rather than "unk__47"
+    _replace_file(out, proto.SerializeToString())
+    opsets = {o.domain or "ai.onnx": o.version for o in proto.opset_import}
+    return {"onnx_opset": opsets.get("ai.onnx"), "converter": f"tf2onnx {tf2onnx.__version__}"}
+
+
+def _replace_file(out: Path, data: bytes) -> None:
+    if out.is_dir() and not out.is_symlink():
+        shutil.rmtree(out)
+    atomic_write_bytes(out, data)
+
+
+_WRITERS = {"savedmodel": _write_savedmodel, "tflite": _write_tflite, "onnx": _write_onnx}

@@ -1,0 +1,1 @@
+"""A training run: the trainer, its state on disk, the ladder, logging, Ray actor processes."""

@@ -1,0 +1,68 @@
+"""The Ray cluster as a run meets it: joining or starting Ray, and where processes run.
+
+A run joins the cluster at `--ray-address`, or starts a local Ray instance it shuts
+down at its end. Nodes are named by the start of their id and their machine's name,
+and the run says in one line which node runs which actor process.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from boardq.errors import BoardqError
+
+__all__ = ["node_name", "placement", "start_ray", "wait_started"]
+
+
+def start_ray(address: str, processes: int) -> bool:
+    """Connects to the cluster at `address`, or starts a local Ray instance.
+
+    Returns:
+      Whether this call started (and so must shut down) a local instance.
+    """
+    import ray
+
+    if ray.is_initialized():
+        return False
+    quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
+    env = {"env_vars": {"TF_CPP_MIN_LOG_LEVEL": "3", "RAY_DEDUP_LOGS": "0"}}
+    if address:
+        ray.init(address=address, runtime_env=env, **quiet)
+        return False
+    ray.init(num_cpus=max(os.cpu_count() or 1, processes), runtime_env=env, **quiet)
+    return True
+
+
+def wait_started(handles: list[Any], timeout: float) -> list[dict[str, Any]]:
+    """Waits until every actor process is up; where each one runs (`ActorProcess.where`).
+
+    Raises:
+      BoardqError: some did not start in `timeout` seconds (too few CPUs, say).
+    """
+    import ray
+
+    refs = [h.where.remote() for h in handles]
+    _, waiting = ray.wait(refs, num_returns=len(refs), timeout=timeout)
+    if waiting:
+        cpus = ray.cluster_resources().get("CPU", 0)
+        raise BoardqError(
+            f"{len(waiting)} of {len(refs)} actor processes did not start in "
+            f"{timeout:.0f} s: each needs one CPU, and the Ray cluster has "
+            f"{cpus:g} in all"
+        )
+    return ray.get(refs)
+
+
+def node_name(place: dict[str, Any]) -> str:
+    """A node as the run names it: the start of its id, and its machine's name."""
+    return f"{place['node'][:8]} ({place['host']})"
+
+
+def placement(places: list[dict[str, Any]]) -> str:
+    """Which node runs which actor process, in one line."""
+    by_node: dict[str, list[int]] = {}
+    for i, place in enumerate(places):
+        by_node.setdefault(node_name(place), []).append(i)
+    nodes = "; ".join(f"node {n}: {', '.join(map(str, ps))}" for n, ps in by_node.items())
+    return f"actor processes on {len(by_node)} node(s) of the Ray cluster: {nodes}"

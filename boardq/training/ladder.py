@@ -1,0 +1,202 @@
+"""Evaluation during training: a ladder of opponents, in a separate low-priority process.
+
+Every few minutes the trainer writes the newest published snapshot (with
+`eval_average_agents` N: the mean of the weights of the last N kept agents) as an agent
+file and starts `boardq evaluate` on it against the ladder (say random, winblock,
+mcts:100) in a child process at the lowest CPU priority (nice 19), so it uses the
+cores training leaves idle instead of taking the learner's. When it ends, its scores
+are logged (`eval/<opponent>/...`, `eval/ladder_score`: the mean score over the
+ladder), and an agent that scores at least the best ladder score so far is kept as
+`RUN_DIR/best-agent.npz` beside the last one (`agent.npz`): on a tie the later, longer
+trained agent wins. Its file holds its score (`info["ladder_score"]`), so a resumed run
+keeps it until a later agent does as well.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardq.config import TrainConfig
+from boardq.errors import AgentFileError
+from boardq.players.agentfile import SYMMETRIC_LADDER, averaged_weights, export_agent, read_header
+from boardq.players.specs import parse_ladder
+from boardq.rundir import BEST_AGENT_FILE
+
+__all__ = ["BEST_AGENT_FILE", "Ladder"]
+
+_CANDIDATE = ".ladder-agent.npz"
+
+
+_PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal for the child when its parent ends
+
+
+def _lowest_priority() -> None:  # runs in the child before exec
+    """Nice 19; on Linux also dies with the run, even if the run is killed (kill -9)."""
+    os.nice(19)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+class Ladder:
+    """Runs the ladder on snapshots, one evaluation at a time.
+
+    Args:
+      config: the run's settings (`eval_ladder`, `eval_games`, `seed`, `network`).
+      game: the game.
+      run_dir: where the candidate and the best agent are written.
+    """
+
+    def __init__(self, config: TrainConfig, game, run_dir: Path):
+        self.specs = [spec.name for spec in parse_ladder(config.eval_ladder)]
+        # Names the ladder in the best agent's file: scores of another ladder, or of
+        # the other way of playing, do not compare.
+        self._ladder = ",".join(self.specs) + (SYMMETRIC_LADDER if config.eval_symmetric else "")
+        self._config, self._game, self._run_dir = config, game, Path(run_dir)
+        self._proc: subprocess.Popen | None = None
+        self._version = -1
+        self._candidate: tuple[list[np.ndarray], dict[str, Any]] = ([], {})
+        self.best_score = self._kept_best_score()
+        self.evaluations = 0
+
+    def _kept_best_score(self) -> float:
+        """The score of the run's best agent so far (-inf: none, or on another ladder)."""
+        try:
+            info = read_header(self._run_dir / BEST_AGENT_FILE).get("info", {})
+        except AgentFileError:
+            return -np.inf
+        if info.get("ladder") != self._ladder:
+            return -np.inf  # scores on other opponents do not compare
+        return float(info.get("ladder_score", -np.inf))
+
+    @property
+    def busy(self) -> bool:
+        return self._proc is not None
+
+    def start(self, version: int, weights: Sequence[Any], info: dict[str, Any]) -> bool:
+        """Starts an evaluation of the snapshot `weights` (version `version`).
+
+        Returns whether it started: not while another one runs.
+        """
+        if self._proc is not None or not self.specs:
+            return False
+        cfg, game = self._config, self._game
+        path = self._run_dir / _CANDIDATE
+        arrays = [np.asarray(w) for w in weights]
+        info = {**info, "discount": cfg.discount}  # what the agent's search discounts by
+        self._candidate = (arrays, info)
+        self._export(path, arrays, info)
+        command = [sys.executable, "-m", "boardq", "evaluate", game.name, "--agent", str(path)]
+        command += [a for spec in self.specs for a in ("--opponent", spec)]
+        command += ["--games", str(cfg.eval_games), "--seed", str(cfg.seed + self.evaluations)]
+        command.append("--symmetric" if cfg.eval_symmetric else "--no-symmetric")
+        self._proc = subprocess.Popen(
+            [*command, "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=_lowest_priority,
+            # Its stderr is read when it ends: no progress lines, only an error's.
+            env={**os.environ, "BOARDQ_PROGRESS_EVERY_SEC": "86400"},
+            # Out of the terminal's process group: Ctrl-C stops the run, which then ends
+            # the evaluation itself, rather than failing it as the run winds down.
+            start_new_session=True,
+        )
+        self._version = version
+        return True
+
+    def poll(self) -> dict[str, float] | None:
+        """The finished evaluation's metrics (once), or None while it runs or if none ran.
+
+        Raises:
+          RuntimeError: the evaluation failed (its last line of stderr is the message).
+        """
+        if self._proc is None or self._proc.poll() is None:
+            return None
+        out, err = self._proc.communicate()
+        code, self._proc = self._proc.returncode, None
+        if code != 0:
+            last = (err.strip().splitlines() or [f"exit code {code}"])[-1]
+            raise RuntimeError(f"the evaluation ladder failed: {last}")
+        self.evaluations += 1
+        return self._metrics(json.loads(out))
+
+    def _metrics(self, report: dict[str, Any]) -> dict[str, float]:
+        m: dict[str, float] = {"eval/version": float(self._version)}
+        # Images of each position the agent averaged over (1: the network alone).
+        m["eval/symmetries"] = float(report.get("symmetries", 1))
+        scores = []
+        for name, result in report["opponents"].items():
+            for key, value in result.items():
+                if key != "seconds":
+                    m[f"eval/{name}/{key}"] = float(value)
+            scores.append(float(result["score"]))
+        m["eval/ladder_score"] = float(np.mean(scores))
+        if m["eval/ladder_score"] >= self.best_score:
+            self.best_score = m["eval/ladder_score"]
+            arrays, info = self._candidate
+            info = {**info, "ladder": self._ladder, "ladder_score": self.best_score}
+            self._export(self._run_dir / BEST_AGENT_FILE, arrays, info)
+        m["eval/best_ladder_score"] = self.best_score
+        return m
+
+    def _export(self, path: Path, arrays: list[np.ndarray], info: dict[str, Any]) -> None:
+        game = self._game
+        export_agent(
+            path, game.name, self._config.network, game.obs_shape, game.num_actions, arrays, info
+        )
+
+    def run(
+        self,
+        stop,
+        newest: Callable[[], tuple[int, Sequence[Any], dict[str, Any]]],
+        kept: Callable[[], list[Path]],
+        on_result: Callable[[dict[str, float]], None],
+    ) -> None:
+        """Starts the ladder every `eval_every_sec` until `stop` (the evaluator thread).
+
+        Rates `newest()`, the newest snapshot as (version, weights, info); with
+        `eval_average_agents` N, the mean of the last N kept agents (`kept()`, oldest
+        first) instead, once per newly kept agent. One evaluation at a time, in a
+        low-priority child process; `on_result` takes each one's metrics when it ends.
+        """
+        cfg = self._config
+        started, rated = -float("inf"), None
+        try:
+            while not stop.wait(0.5):
+                result = self.poll()
+                if result is not None:
+                    on_result(result)
+                if self.busy or time.monotonic() - started < cfg.eval_every_sec:
+                    continue
+                if cfg.eval_average_agents:
+                    files = kept()[-cfg.eval_average_agents :]
+                    if not files or files[-1] == rated:
+                        continue  # wait for the next kept agent
+                    weights, info = averaged_weights(files)
+                    version, rated = int(info["train_step"]), files[-1]
+                else:
+                    version, weights, info = newest()
+                self.start(version, weights, info)
+                started = time.monotonic()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stops an evaluation that still runs (the run is ending)."""
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc.communicate()
+            self._proc = None

@@ -1,0 +1,296 @@
+"""Actor processes on Ray Core: collection beyond one Python process and one machine.
+
+Each `ActorProcess` (a Ray actor) holds its own games, actor threads and CPU copy of
+the newest weight snapshot, built by the same `Builder` as the threads of one process
+(the Ape-X way). The learner process keeps the card's shape: for each actor process
+a collector thread asks for a chunk of moves (`collect`), passing the newest snapshot
+when it changed, and puts the transitions that come back into the one bounded queue
+the replay feed drains. Before each request it takes the replay-ratio limiter's
+admission for the moves it asks for, so the ratio holds across processes; two
+requests stay in flight per process so its games never wait for the round trip.
+
+Placement: the processes are spread over the cluster's nodes (Ray's SPREAD
+strategy, a preference, not a pin), one CPU each, so a lost node's processes can come
+back wherever a CPU is free. On a cluster the run says which node runs which process
+(`boardq.training.cluster`).
+
+Faults: an actor process that dies, alone or with its node, is restarted by Ray
+(`max_restarts`). Its collector says so, drops the requests in flight, and asks
+nothing more of it (taking no admission) until it answers again: then it says where
+it came back and carries on. The others collect meanwhile. If a process stays away for
+`COME_BACK_SEC` (no free CPU left in the cluster, say) the run says so and goes on
+without it until it returns; only when every process has been away that long does the
+run fail. `close` kills the actors and shuts down the Ray instance this run started,
+so no process outlives the run.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from boardq.dqn.actor import ActorStats
+from boardq.dqn.collection import REQUESTS_IN_FLIGHT, Collection, steps_per_request
+from boardq.dqn.coordination import put_until_stopped
+from boardq.training.actor_process import SUMMED, ActorProcess
+from boardq.training.cluster import node_name, placement, start_ray, wait_started
+
+if TYPE_CHECKING:
+    from boardq.dqn.builder import Builder
+    from boardq.dqn.learner import Learner
+
+__all__ = ["MAX_RESTARTS", "RemoteCollection", "make_collection"]
+
+MAX_RESTARTS = 20
+"""Restarts Ray grants each actor process."""
+COME_BACK_SEC = 120.0
+"""How long actor processes may take to start, and all of them may stay away, before
+the run fails (one that stays away this long is reported and waited for)."""
+PROBE_SEC = 0.5
+"""Pause between asking a dead actor process whether it is back."""
+
+
+def make_collection(builder, learner, out_queue, epsilon_fn, admit) -> Collection:
+    """The run's actors: `actor_processes` processes on Ray, or else threads here.
+
+    Args:
+      builder: the run's `Builder` (threads are its `make_collection`).
+      learner: its snapshots are what the actors act with.
+      out_queue: the bounded queue to the replay.
+      epsilon_fn: the exploration rate now.
+      admit: the replay-ratio limiter's admission, or None (collect freely).
+    """
+    if builder.config.actor_processes:
+        return RemoteCollection(builder, learner, out_queue, epsilon_fn, admit)
+    return builder.make_collection(learner, out_queue, epsilon_fn, admit)
+
+
+class RemoteCollection:
+    """Actor processes on Ray as the trainer sees them (a `boardq.dqn.collection.Collection`).
+
+    Builds on the main thread: starts (or joins) Ray and every actor process, and
+    waits until each is up.
+
+    Args:
+      builder: the run's builder (its config holds `actor_processes` and `ray_address`).
+      learner: publishes the snapshots the processes act with.
+      out_queue: the bounded queue to the replay feed.
+      epsilon_fn: the exploration rate now.
+      admit: the replay-ratio limiter's `admit(n, stop)`, or None (learner off).
+    """
+
+    def __init__(
+        self,
+        builder: Builder,
+        learner: Learner,
+        out_queue,
+        epsilon_fn: Callable[[], float],
+        admit: Callable[[int, Any], bool] | None,
+    ):
+        import ray
+
+        cfg = builder.config
+        self._started_ray = start_ray(cfg.ray_address, cfg.actor_processes)
+        self._snapshots = learner.snapshots
+        self._queue, self._epsilon_fn, self._admit = out_queue, epsilon_fn, admit
+        self._moves = steps_per_request(cfg) * cfg.actor_threads * cfg.games_per_thread
+        self._lock = threading.Lock()
+        self._cached: tuple[int, Any] = (-2, None)
+        self._events: list[str] = []
+        self._away: dict[int, float] = {}  # process -> since when it has not answered
+        self._gone_nodes: set[str] = set()
+        self.restarts = 0
+        self.stats = [ActorStats() for _ in range(cfg.actor_processes)]
+        self.handles: list[Any] = []
+        try:
+            remote = ray.remote(
+                num_cpus=1,
+                max_restarts=MAX_RESTARTS,
+                max_task_retries=0,
+                scheduling_strategy="SPREAD",
+            )
+            actor_class = remote(ActorProcess)
+            self.handles = [
+                actor_class.remote(cfg.to_dict(), builder.game.name, i)
+                for i in range(cfg.actor_processes)
+            ]
+            self.places = wait_started(self.handles, COME_BACK_SEC)
+        except BaseException:
+            self.close()
+            raise
+        self.pids = [p["pid"] for p in self.places]
+        if not self._started_ray:
+            self._say(placement(self.places))
+
+    def _weights(self) -> tuple[int, Any]:
+        """The newest snapshot as (version, object ref), put into Ray once per version."""
+        import ray
+
+        snap = self._snapshots.get()
+        with self._lock:
+            if self._cached[0] != snap.version:
+                weights = [np.asarray(w) for w in snap.weights]
+                self._cached = (snap.version, ray.put(weights))
+            return self._cached
+
+    def targets(self, stop) -> list[tuple[str, Callable[[], None]]]:
+        return [
+            (f"collector-{i}", lambda i=i: self._collect(i, stop)) for i in range(len(self.handles))
+        ]
+
+    def _collect(self, i: int, stop) -> None:
+        """Keeps `REQUESTS_IN_FLIGHT` requests going to process i; queues what returns."""
+        import ray
+        from ray.exceptions import GetTimeoutError, ObjectLostError, RayActorError
+
+        pending: list[Any] = []
+        while not stop.is_set():
+            if len(pending) < REQUESTS_IN_FLIGHT:
+                if self._admit is None or self._admit(self._moves, stop):
+                    version, ref = self._weights()
+                    pending.append(self.handles[i].collect.remote(version, ref, self._epsilon_fn()))
+                    continue
+                if not pending:
+                    continue
+            try:
+                chunk, done = ray.get(pending[0], timeout=0.1)
+            except GetTimeoutError:
+                continue
+            except (RayActorError, ObjectLostError) as e:
+                # The process died, or its node went with the answer: what is in flight is lost.
+                pending = []
+                self._wait_for(i, e, stop)
+                continue
+            pending.pop(0)
+            self._account(i, done)
+            if len(chunk["action"]) and put_until_stopped(self._queue, chunk, stop):
+                self.stats[i].transitions += len(chunk["action"])
+
+    def _wait_for(self, i: int, error: Exception, stop) -> None:
+        """Says process i died, then asks only where it is (no admission) until it answers.
+
+        Raises:
+          RuntimeError: every actor process has been away for `COME_BACK_SEC`.
+        """
+        import ray
+        from ray.exceptions import ActorUnavailableError, GetTimeoutError, RayActorError
+
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        place = self.places[i]
+        what = "does not answer" if isinstance(error, ActorUnavailableError) else "died"
+        where = f"pid {place['pid']} on node {node_name(place)}"
+        self._say(f"actor process {i} ({where}) {what}: {first[:120]}")
+        since = time.monotonic()
+        with self._lock:
+            self._away[i] = since
+        told, probe, checked = False, None, since
+        while not stop.is_set():
+            probe = probe or self.handles[i].where.remote()
+            try:
+                ray.get(probe, timeout=0.1)
+            except GetTimeoutError:
+                pass
+            except RayActorError:  # not back yet: Ray restarts it, or has no CPU for it yet
+                probe = None
+                stop.wait(PROBE_SEC)
+            else:  # back: its first chunk says where (`_moved`)
+                with self._lock:
+                    del self._away[i]
+                return
+            now = time.monotonic()
+            if now - checked > 1.0:
+                checked = now
+                self._node_gone(place)
+            with self._lock:
+                all_away = len(self._away) == len(self.handles)
+                last = max(self._away.values())
+            if all_away and now - last > COME_BACK_SEC:
+                raise RuntimeError(
+                    f"no actor process has answered for {COME_BACK_SEC:.0f} s "
+                    f"(each needs one free CPU in the Ray cluster)"
+                ) from error
+            if not told and now - since > COME_BACK_SEC:
+                told = True
+                self._say(
+                    f"actor process {i} is not back after {COME_BACK_SEC:.0f} s (no free CPU "
+                    f"in the Ray cluster?); training goes on without it until it is"
+                )
+
+    def _node_gone(self, place: dict[str, Any]) -> None:
+        """Says, once, that the node a process ran on has left the cluster."""
+        import ray
+
+        if place["node"] in self._gone_nodes:
+            return
+        if any(n["NodeID"] == place["node"] and n["Alive"] for n in ray.nodes()):
+            return
+        with self._lock:
+            if place["node"] in self._gone_nodes:
+                return
+            self._gone_nodes.add(place["node"])
+        self._say(
+            f"node {node_name(place)} left the Ray cluster; its actor processes restart "
+            f"where a CPU is free"
+        )
+
+    def _moved(self, i: int, place: dict[str, Any]) -> None:
+        """Takes note of where process i runs; says so when a new process delivers."""
+        with self._lock:
+            if place["pid"] == self.places[i]["pid"] and place["node"] == self.places[i]["node"]:
+                return
+            self.restarts += 1
+            self.places[i], self.pids[i] = place, place["pid"]
+        self._say(
+            f"actor process {i} restarted as pid {place['pid']} on node {node_name(place)}; "
+            f"training goes on"
+        )
+
+    def _account(self, i: int, done: dict[str, Any]) -> None:
+        s = self.stats[i]
+        self._moved(i, {k: done[k] for k in ("pid", "node", "host")})
+        for name in SUMMED:
+            setattr(s, name, getattr(s, name) + done[name])
+        s.results = [s.results[0] + done["first_wins"], s.results[1] + done["draws"],
+                     s.results[2] + done["second_wins"]]  # fmt: skip
+        s.version = done["version"]
+
+    def _say(self, text: str) -> None:
+        with self._lock:
+            self._events.append(text)
+
+    def events(self) -> list[str]:
+        with self._lock:
+            out, self._events = self._events, []
+        return out
+
+    def transitions(self) -> int:
+        return sum(s.transitions for s in self.stats)
+
+    def games(self) -> int:
+        return sum(s.games for s in self.stats)
+
+    def mean_version(self) -> float:
+        return float(np.mean([s.version for s in self.stats]))
+
+    def metrics(self) -> dict[str, Any]:
+        return {
+            "actor_infer_sec": sum(s.infer_sec for s in self.stats),
+            "actor_step_sec": sum(s.step_sec for s in self.stats),
+            "actor_restarts": self.restarts,
+        }
+
+    def close(self) -> None:
+        """Kills the actor processes and shuts down a Ray instance this run started."""
+        import ray
+
+        if not ray.is_initialized():
+            return
+        for handle in self.handles:
+            ray.kill(handle, no_restart=True)
+        self.handles = []
+        if self._started_ray:
+            ray.shutdown()

@@ -1,0 +1,312 @@
+"""The composition root: builds every part through the `Builder`, runs training, saves.
+
+Threads: actor threads (`Actor.run`; or, with actor processes, one collector thread
+per process), one learner thread (`LearnerLoop`, the only writer of weights), one
+evaluator thread (starts the evaluation ladder in a low-priority child process, see
+`boardq.training.ladder`), and tf.data's own thread
+running the replay generator. The main thread builds and traces everything first
+(`build`), then only watches: it writes metrics to the loggers, enforces the time
+budget, turns Ctrl-C into a stop, and saves the final checkpoint after every thread
+ended.
+"""
+
+from __future__ import annotations
+
+import functools
+import resource
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tensorflow as tf
+
+from boardq.config import TrainConfig
+from boardq.dqn.builder import Builder
+from boardq.dqn.coordination import CoordStop, start_workers
+from boardq.dqn.dataset import run_to_end
+from boardq.dqn.policies import linear_epsilon
+from boardq.errors import RunDirError
+from boardq.game import Game
+from boardq.players.factory import check_spec, check_symmetric
+from boardq.players.specs import parse_ladder
+from boardq.rundir import CONFIG_FILE, RunLock, atomic_write_text, new_run_dir
+from boardq.training.budget import Budget
+from boardq.training.ladder import Ladder
+from boardq.training.loggers import JsonLinesLogger, Logger, TensorBoardLogger
+from boardq.training.remote import make_collection
+from boardq.training.run_state import RunState
+
+__all__ = ["TrainResult", "Trainer"]
+
+
+@dataclass
+class TrainResult:
+    """What a finished (or interrupted) run leaves behind."""
+
+    run_dir: Path
+    metrics: dict[str, Any]
+    interrupted: bool
+
+
+class Trainer:
+    """Trains one game from a fresh run directory or resumes one.
+
+    Args:
+      config: validated settings (config.game must be game.name).
+      game: the game.
+      resume_dir: an existing run directory to continue, or None for a new run.
+    """
+
+    def __init__(self, config: TrainConfig, game: Game, resume_dir: str | Path | None = None):
+        self.config = config.validate()
+        self.game = game
+        if config.game != game.name:
+            raise RunDirError(f"the settings are for {config.game!r}, not for {game.name!r}")
+        # A player that cannot play this game is refused in one line, before a run
+        # directory is made.
+        for spec in parse_ladder(config.eval_ladder):
+            check_spec(spec, game)
+        if config.eval_symmetric:
+            check_symmetric(game, "eval_symmetric")
+        self.resume_dir = Path(resume_dir) if resume_dir else None
+        self.run_dir: Path | None = None
+        self.built = False
+        self._eval_metrics: dict[str, float] = {}
+
+    # -- building --------------------------------------------------------------------------
+    def build(self) -> None:
+        """Builds every part in order on this (the main) thread; restores a resumed run.
+
+        Raises:
+          RunDirError: the run directory is in use, has no checkpoint, or its
+            checkpoint does not fit this game and network.
+        """
+        self.run_dir = self.resume_dir or new_run_dir(self.config.out_dir, self.game.dir_name)
+        self.lock = RunLock(self.run_dir)  # refuses a second training on this directory
+        try:
+            self._build()
+        except BaseException:
+            if hasattr(self, "collection"):
+                self.collection.close()
+            self.lock.release()
+            raise
+        self.built = True
+
+    def _build(self) -> None:
+        cfg, builder = self.config, Builder(self.config, self.game)
+        self.builder = builder
+        self.learner = builder.make_learner()
+        self.state = RunState(self.learner, self.game, cfg, self.run_dir)
+        if self.resume_dir is not None:
+            self.state.restore()
+        # The run's settings; a resume's, with what it changed, once its checkpoint fits.
+        atomic_write_text(self.run_dir / CONFIG_FILE, cfg.to_json())
+        self.learner.publish()  # the first snapshot: restored weights when resuming
+        self.budget = Budget(cfg.budget_steps, cfg.budget_minutes, self.state.base_elapsed)
+
+        self.queue = builder.make_queue()
+        self.ring, self.limiter = builder.make_replay()
+        self.coord = tf.train.Coordinator()
+        self.stop = CoordStop(self.coord)
+        self.feed = builder.make_feed(self.queue, self.ring, self.limiter, self.stop)
+        self._iterator = builder.make_dataset_iterator(self.feed, self.learner)
+        self.act_fn = builder.make_policy(self.learner.q_function, self.learner.snapshots)
+        admit = functools.partial(self.limiter.await_insert, timeout=0.1)
+        self.collection = make_collection(builder, self.learner, self.queue, self.epsilon, admit)
+        self.loop = builder.make_learner_loop(
+            self.learner,
+            {"replay": functools.partial(self.learner.train, self._iterator)},
+            start_step=self.state.base_steps,
+        )
+
+    # -- what the threads share ------------------------------------------------------------
+    def collected(self) -> int:
+        """Transitions collected over the whole run, resumes included."""
+        return self.state.base_transitions + self.collection.transitions()
+
+    def epsilon(self) -> float:
+        cfg = self.config
+        moves = self.state.base_transitions + self.limiter.inserted
+        return linear_epsilon(
+            moves, cfg.epsilon_start, cfg.epsilon_end, cfg.epsilon_decay_transitions
+        )
+
+    def elapsed(self) -> float:
+        return self.budget.elapsed()
+
+    def progress(self) -> float:
+        """Share of the budget spent (the larger of the step and the time budget's)."""
+        return self.budget.progress(self.loop.steps)
+
+    # -- workers ---------------------------------------------------------------------------
+    def _learner_thread(self) -> None:
+        cfg = self.config
+        last = {"checkpoint": time.monotonic(), "kept": time.monotonic()}
+
+        def after_call() -> None:  # between calls: no train step runs now
+            now = time.monotonic()
+            if cfg.lr_final != 1.0:
+                self.learner.anneal(self.progress())
+            if self.progress() >= 1.0:
+                self.stop.set()
+            elif now - last["checkpoint"] >= cfg.checkpoint_every_sec:
+                self.save()
+                last["checkpoint"] = now
+            if cfg.keep_agent_every_sec and now - last["kept"] >= cfg.keep_agent_every_sec:
+                self.state.keep_agent(self.collected(), self.elapsed())
+                last["kept"] = now
+
+        self.loop.run(self.stop, after_call)
+
+    def _evaluator_thread(self) -> None:
+        """The evaluation ladder on the newest snapshot (`Ladder.run`)."""
+
+        def newest() -> tuple[int, Any, dict[str, Any]]:
+            snap = self.learner.snapshots.get()
+            return (
+                snap.version,
+                snap.weights,
+                {"train_step": snap.version, "elapsed_sec": self.elapsed()},
+            )
+
+        def took(result: dict[str, float]) -> None:
+            self._eval_metrics = result
+
+        ladder = Ladder(self.config, self.game, self.run_dir)
+        ladder.run(self.stop, newest, self.state.kept_agent_files, took)
+
+    # -- saving ----------------------------------------------------------------------------
+    def save(self, keep: bool = False) -> Path:
+        """Checkpoint and exported agent (and a kept copy); call where no train step runs."""
+        if keep and self.config.keep_agent_every_sec:
+            self.state.keep_agent(self.collected(), self.elapsed())
+        return self.state.save(
+            transitions=self.collected(),
+            games=self.state.base_games + self.collection.games(),
+            elapsed_sec=self.elapsed(),
+        )
+
+    # -- metrics ---------------------------------------------------------------------------
+    def metrics(self, last: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One flat dict of every figure; rates over the time since `last`."""
+        now = time.monotonic()
+        loop = self.loop
+        train = {k: float(v) for k, v in loop.metrics.items()}
+        busy, wait = sum(loop.busy_sec.values()), sum(loop.wait_sec.values())
+        steps = loop.steps
+        m: dict[str, Any] = {
+            "time": now,
+            "elapsed_sec": self.elapsed(),
+            "train_steps": steps,
+            "transitions": self.collected(),
+            "games": self.state.base_games + self.collection.games(),
+            "replay_size": self.ring.size,
+            "queue_depth": self.queue.qsize(),
+            "epsilon": self.epsilon(),
+            "learning_rate": float(self.learner.optimizer.learning_rate.numpy()),
+            # Samples trained per transition collected after the warm-up.
+            "replay_ratio_measured": self.limiter.sampled
+            / max(1, self.limiter.inserted - self.limiter.warmup),
+            "policy_lag": steps - self.collection.mean_version(),
+            "learner_busy_sec": busy,
+            "learner_wait_sec": wait,
+            **self.collection.metrics(),
+            **train,
+            **self._eval_metrics,
+        }
+        if last is not None:
+            dt = max(1e-9, now - last["time"])
+            m["transitions_per_sec"] = (m["transitions"] - last["transitions"]) / dt
+            m["train_steps_per_sec"] = (steps - last["train_steps"]) / dt
+            m["learner_duty"] = (busy - last["learner_busy_sec"]) / dt
+            m["data_wait_share"] = (wait - last["learner_wait_sec"]) / dt
+        return m
+
+    # -- the run ---------------------------------------------------------------------------
+    def run(
+        self, loggers: Sequence[Logger] = (), say: Callable[[str], None] | None = None
+    ) -> TrainResult:
+        """Trains until the budget is spent, Ctrl-C, or an error in any thread.
+
+        Args:
+          loggers: where metrics go besides the run directory's TensorBoard and JSON
+            lines (say, the terminal progress).
+          say: prints one line of news for people (default: nothing).
+
+        Returns:
+          The run directory and the final metrics; `interrupted` after Ctrl-C.
+
+        Raises:
+          KeyboardInterrupt is not raised: it becomes `interrupted=True` after the
+          final checkpoint. The first exception of any thread is re-raised here.
+        """
+        if not self.built:
+            self.build()
+        say = say or (lambda text: None)
+        try:
+            return self._run(loggers, say)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Releases the run directory and the actor processes.
+
+        `run` does this itself; call it after a `build` that is not followed by `run`.
+        """
+        if self.built:
+            self.collection.close()
+            self.stop.set()
+            run_to_end(self._iterator)
+            self.lock.release()
+
+    def _run(self, extra: Sequence[Logger], say: Callable[[str], None]) -> TrainResult:
+        cfg = self.config
+        loggers = [
+            TensorBoardLogger(self.run_dir / "tb"),
+            JsonLinesLogger(self.run_dir / "metrics.jsonl"),
+            *extra,
+        ]
+        say(f"{'resuming' if self.resume_dir else 'training'} {self.game.title} in {self.run_dir}")
+        say(self.learner.precision.note)
+        self.budget.start()
+        targets = [*self.collection.targets(self.stop), ("learner", self._learner_thread)]
+        if cfg.eval_games > 0 and cfg.eval_ladder.strip():
+            targets.append(("evaluator", self._evaluator_thread))
+        interrupted = False
+        last = self.metrics()
+        threads = start_workers(self.coord, targets)
+        try:
+            try:
+                while not self.coord.should_stop():
+                    self.coord.wait_for_stop(min(0.25, cfg.log_every_sec))
+                    if self.progress() >= 1.0:
+                        self.stop.set()
+                    for event in self.collection.events():
+                        say(event)
+                    if time.monotonic() - last["time"] >= cfg.log_every_sec:
+                        last = self._write(loggers, self.metrics(last))
+            except KeyboardInterrupt:
+                interrupted = True
+                self.stop.set()
+                say("interrupted: stopping threads and saving a checkpoint")
+            except BaseException as e:
+                self.coord.request_stop(e)
+            # Re-raises the first exception of any thread (or of the loop above).
+            self.coord.join(threads, stop_grace_period_secs=30)
+            self.save(keep=True)
+            final = self.metrics(last)
+            final["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            final["replay_mb"] = self.ring.nbytes / 2**20
+            self._write(loggers[:2], final)
+        finally:
+            for logger in loggers:
+                logger.close()
+        return TrainResult(self.run_dir, final, interrupted)
+
+    @staticmethod
+    def _write(loggers: Sequence[Logger], m: dict[str, Any]) -> dict[str, Any]:
+        for logger in loggers:
+            logger.write(m)
+        return m

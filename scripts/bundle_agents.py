@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Rebuilds the agents that come with boardq: train each game's preset, measure, ship.
+
+    python scripts/bundle_agents.py connect_four             # train the preset, then ship
+    python scripts/bundle_agents.py hex --run runs/hex/RUN   # ship a run already trained
+    python scripts/bundle_agents.py --all                    # every named game, in turn
+
+For each game: `boardq train GAME` (the preset, on this machine) unless `--run` names
+a run; then `boardq evaluate` of the run's best agent (its best-agent.npz, else its
+last) against the game's reference opponents, from each seat; then the agent is
+written to `games/GAME/bundled-agent.npz` (package data) with what was measured in
+its header (`info["strength"]`, `info["bundled_from"]`), and the figures are printed
+for docs/games.md. Nothing is shipped that fails a game's `REQUIRED` score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from boardq.game import BUNDLED_AGENT_FILE
+from boardq.players.agentfile import agent_file, export_agent, network_of, read_agent
+
+ROOT = Path(__file__).resolve().parents[1]
+OPPONENTS = {
+    "tictactoe": ["random", "perfect"],
+    "connect_four": ["random", "mcts:100"],
+    "othello": ["random", "greedy"],
+    "gomoku": ["random", "winblock", "line"],
+    "hex": ["random", "mcts:100"],
+    "go": ["random"],
+}
+"""What each game's agent is measured against (its preset's reference players)."""
+REQUIRED = {"connect_four": ("mcts:100", 0.9), "tictactoe": ("perfect", 0.5)}
+"""The win rate (tic-tac-toe: score) each seat must reach against one opponent."""
+MAX_BYTES = 2 * 2**20
+
+
+def boardq(*args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "boardq", *args], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"boardq {' '.join(args)} failed:\n{done.stderr}")
+    return done.stdout
+
+
+def train(game: str, out_dir: Path) -> Path:
+    before = set(out_dir.glob(f"{game}/*/"))
+    boardq("train", game, "--out-dir", str(out_dir))
+    (run,) = set(out_dir.glob(f"{game}/*/")) - before
+    return run
+
+
+def measure(game: str, agent: Path, games: int, seed: int) -> dict:
+    args = ["evaluate", game, "--agent", str(agent), "--games", str(games), "--seed", str(seed)]
+    for opponent in OPPONENTS[game]:
+        args += ["--opponent", opponent]
+    return json.loads(boardq(*args, "--json"))
+
+
+def strength(report: dict) -> dict[str, dict[str, float]]:
+    """Per opponent: wins and scores from each seat (what the header and docs keep)."""
+    keys = ("first/win", "second/win", "first/score", "second/score", "score")
+    return {name: {k: r[k] for k in keys} for name, r in report["opponents"].items()}
+
+
+def passes(game: str, measured: dict[str, dict[str, float]]) -> bool:
+    if game not in REQUIRED:
+        return True
+    opponent, floor = REQUIRED[game]
+    kind = "score" if game == "tictactoe" else "win"
+    return all(measured[opponent][f"{seat}/{kind}"] >= floor for seat in ("first", "second"))
+
+
+def ship(game: str, run: Path, games: int, seed: int) -> Path:
+    source = agent_file(run)
+    report = measure(game, source, games, seed)
+    measured = strength(report)
+    print(json.dumps({game: measured}, indent=1))
+    if not passes(game, measured):
+        sys.exit(f"{game}: {source} does not reach {REQUIRED[game]} from each seat; not shipped")
+    header, weights = read_agent(source)
+    info = dict(header.get("info", {}))
+    info["strength"] = {"games_per_seat": games, "seed": seed, "opponents": measured}
+    info["bundled_from"] = {
+        "run": run.name,
+        "file": source.name,
+        "date": datetime.date.today().isoformat(),
+    }
+    target = ROOT / "games" / game / BUNDLED_AGENT_FILE
+    network = network_of(header)
+    export_agent(target, game, network, header["obs_shape"], header["num_actions"], weights, info)
+    size = target.stat().st_size
+    if size > MAX_BYTES:
+        target.unlink()
+        sys.exit(f"{game}: {size:,} bytes is over {MAX_BYTES:,}; not shipped")
+    print(f"{game}: {target} ({size:,} bytes) from {source}")
+    return target
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", choices=[[], *OPPONENTS], metavar="GAME")
+    parser.add_argument("--all", action="store_true", help="every named game")
+    parser.add_argument("--run", type=Path, help="a trained run of the one GAME to ship")
+    parser.add_argument("--out-dir", type=Path, default=Path("runs-bundle"))
+    parser.add_argument(
+        "--games", dest="per_seat", type=int, default=100, help="games per seat (default 100)"
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    names = list(OPPONENTS) if args.all else args.names
+    if not names or (args.run and len(names) != 1):
+        parser.error("name one or more games (or --all); --run goes with one game")
+    for game in names:
+        run = args.run or train(game, args.out_dir)
+        ship(game, run, args.per_seat, args.seed)
+
+
+if __name__ == "__main__":
+    main()

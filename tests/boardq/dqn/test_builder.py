@@ -1,0 +1,63 @@
+"""The one wiring: what the Builder makes, and the learner's loop."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from boardq.dqn.builder import Builder
+from boardq.dqn.transitions import FIELDS
+from boardq.gamebatch import EnvGames
+from games import get_game
+
+
+def test_every_actor_thread_of_every_process_gets_its_own_seed():
+    builder = Builder(get_game("tictactoe").preset.replace(seed=3), get_game("tictactoe"))
+    seeds = {builder.actor_seed(t, p) for t in range(64) for p in range(64)}
+    assert len(seeds) == 64 * 64
+    other = Builder(get_game("tictactoe").preset.replace(seed=4), get_game("tictactoe"))
+    assert not seeds & {other.actor_seed(t, p) for t in range(64) for p in range(64)}
+
+
+def test_actors_play_their_own_games_with_the_chosen_stepping(tiny_config):
+    game = get_game("tictactoe")
+    builder = Builder(tiny_config.replace(vectorized=False), game)
+    actors = builder.make_actors(lambda obs: (np.zeros((len(obs), 9)), 0), None, lambda: 1.0)
+    assert [a.name for a in actors] == ["actor-0", "actor-1"]
+    assert all(isinstance(a.games, EnvGames) for a in actors)
+    envs = [id(e) for a in actors for e in a.games.envs]
+    assert len(set(envs)) == len(envs) == 2 * tiny_config.games_per_thread
+    remote = builder.make_actors(
+        lambda obs: (np.zeros((len(obs), 9)), 0), None, lambda: 1.0, process=2
+    )
+    assert [a.name for a in remote] == ["actor-2-0", "actor-2-1"]
+
+
+def test_the_feed_and_the_iterator_carry_the_schema(tiny_config):
+    game = get_game("tictactoe")
+    builder = Builder(tiny_config, game)
+    learner = builder.make_learner()
+    q = builder.make_queue()
+    ring, limiter = builder.make_replay(warmup=0)
+    stop = threading.Event()
+    feed = builder.make_feed(q, ring, limiter, stop)
+    rng = np.random.default_rng(0)
+    chunk = {
+        name: rng.integers(0, 2, (500, *spec.shape[2:])).astype(spec.dtype.as_numpy_dtype)
+        for name, spec in learner.element_spec.items()
+    }
+    limiter.await_insert(500, stop, 0.1)
+    q.put(chunk)
+    iterator = builder.make_dataset_iterator(feed, learner)
+    element = next(iterator)
+    # Stop the generator before the iterator goes: deleting a from_generator iterator
+    # waits for its generator, which waits for data until stopped.
+    stop.set()
+    del iterator
+    assert tuple(element) == FIELDS
+    for name, spec in learner.element_spec.items():
+        assert element[name].shape == spec.shape and element[name].dtype == spec.dtype
+    act = builder.make_policy(learner.q_function, learner.snapshots)
+    q_values, version = act(chunk["obs"][:5])
+    assert q_values.shape == (5, 9) and version == 0

@@ -1,0 +1,119 @@
+"""The input pipeline: the replay feed's elements and `make_dataset`."""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+import numpy as np
+import pytest
+
+from boardq.dqn.dataset import ReplayFeed
+from boardq.dqn.replay import RateLimiter, ReplayRing
+from boardq.dqn.transitions import FIELDS
+from boardq.symmetry import Symmetry, augment
+from games import get_game
+
+GAMES = ["tictactoe", "connect_four"]
+
+
+def test_symmetry_that_changes_values_falls_back_to_augment(random_batch):
+    game = get_game("tictactoe")
+    odd = [game.symmetries[0], Symmetry(lambda p: 1 - p, np.arange(9))]
+    feed = make_feed(game, batches=1, random_batch=random_batch, symmetries=odd)
+    element = next(feed())
+    assert element["obs"].shape == (1, 32, *game.obs_shape)
+    rng = np.random.default_rng(3)
+    want = augment(_ring_after_chunks(game, random_batch).sample(32, rng), odd, rng)
+    for key in FIELDS:
+        np.testing.assert_array_equal(element[key][0], want[key])
+
+
+def _ring_after_chunks(game, random_batch):
+    """The ring `make_feed`'s feed holds once it has drained its queue."""
+    ring = ReplayRing(1000, game.obs_shape, game.num_actions)
+    for i in range(4):
+        ring.add(random_batch(game, 50, 100 + i))
+    return ring
+
+
+def make_feed(game, batches, random_batch, symmetries=None, seed=3, per_element=1):
+    """A feed whose queue holds 200 transitions and whose limiter allows `batches`."""
+    ring = ReplayRing(1000, game.obs_shape, game.num_actions)
+    q: queue.Queue = queue.Queue()
+    for i in range(4):
+        q.put(random_batch(game, 50, 100 + i))
+    # Nothing is inserted, so exactly `batches` samples of 32 fit in the tolerance.
+    limiter = RateLimiter(ratio=1.0, warmup=0, tolerance=32 * batches)
+    stop = threading.Event()
+    syms = game.symmetries if symmetries is None else symmetries
+    return ReplayFeed(
+        q, ring, limiter, 32, stop, seed, syms, poll_sec=0.01, batches_per_element=per_element
+    )
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_element_is_k_batches_of_one_augmented_draw(name, random_batch):
+    game = get_game(name)
+    feed = make_feed(game, batches=3, random_batch=random_batch, per_element=3)
+    element = next(feed())
+    ring = _ring_after_chunks(game, random_batch)
+    rng = np.random.default_rng(3)
+    want = augment(ring.sample(96, rng), game.symmetries, rng)
+    for key in FIELDS:
+        assert element[key].shape == (3, 32, *want[key].shape[1:])
+        np.testing.assert_array_equal(element[key].reshape(want[key].shape), want[key])
+    assert feed.batches == 3
+    assert feed.limiter.sampled == 96
+
+
+def test_an_element_waits_for_all_its_batches(random_batch):
+    """7 batches allowed, 3 per element: two elements, then nothing until stopped."""
+    game = get_game("tictactoe")
+    feed = make_feed(game, batches=7, random_batch=random_batch, per_element=3)
+    elements = feed()
+    got = [next(elements), next(elements)]
+    assert [e["action"].shape for e in got] == [(3, 32), (3, 32)]
+    timer = threading.Timer(0.3, feed.stop.set)
+    timer.start()
+    with pytest.raises(StopIteration):  # no partial element of the 7th batch
+        next(elements)
+    timer.join()
+    assert feed.batches == 6
+    assert feed.limiter.sampled == 6 * 32
+
+
+def test_make_dataset_yields_the_generators_elements(random_batch):
+    import tensorflow as tf
+
+    from boardq.dqn.dataset import make_dataset
+    from boardq.dqn.models import tensor_specs
+
+    game = get_game("tictactoe")
+    spec = tensor_specs([2, 32], game.obs_shape, game.num_actions)
+    plain = list(
+        zip(
+            range(2),
+            make_feed(game, batches=4, random_batch=random_batch, per_element=2)(),
+            strict=False,
+        )
+    )
+    feed = make_feed(game, batches=4, random_batch=random_batch, per_element=2)
+    ds = make_dataset(feed, spec)
+    assert ds.element_spec == spec
+    it = iter(ds)
+    got = [next(it) for _ in range(2)]
+    feed.stop.set()
+    del it
+    for (_, want), have in zip(plain, got, strict=True):
+        for key in FIELDS:
+            assert isinstance(have[key], tf.Tensor)
+            assert have[key].dtype == spec[key].dtype
+            np.testing.assert_array_equal(have[key].numpy(), want[key])
+
+
+def test_the_feed_moves_queued_chunks_into_the_ring_before_sampling(random_batch):
+    game = get_game("connect_four")
+    feed = make_feed(game, batches=1, random_batch=random_batch)
+    assert feed.drain() == 4
+    assert feed.ring.size == 200 and feed.queue.qsize() == 0

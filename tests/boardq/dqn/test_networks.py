@@ -1,0 +1,34 @@
+"""The Q-network and the compiled forward pass over explicit snapshot weights."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardq.config import NetworkConfig
+from boardq.dqn.networks import QFunction, build_q_network
+
+
+@pytest.mark.parametrize(
+    "config",
+    [NetworkConfig(hidden_units=(16,)), NetworkConfig(conv_filters=(4,), hidden_units=(8,)),
+     NetworkConfig(hidden_units=(8,), dueling=True)],
+)  # fmt: skip
+def test_the_forward_pass_over_a_snapshot_equals_the_model(config):
+    model = build_q_network((6, 7, 2), 7, config)
+    q = QFunction(model)
+    weights = q.weights_of(model)
+    q.warm_up(weights)
+    planes = np.random.default_rng(0).integers(0, 2, (5, 6, 7, 2)).astype(np.int8)
+    np.testing.assert_allclose(q(planes, weights).numpy(), model(planes).numpy(), rtol=1e-5)
+
+
+def test_the_forward_pass_uses_the_snapshot_not_the_live_weights():
+    model = build_q_network((3, 3, 2), 9, NetworkConfig(hidden_units=(8,)))
+    q = QFunction(model)
+    snapshot = q.weights_of(model)
+    planes = np.ones((2, 3, 3, 2), np.int8)
+    before = q(planes, snapshot).numpy()
+    model.set_weights([w + 1.0 for w in model.get_weights()])  # the learner moved on
+    np.testing.assert_array_equal(q(planes, snapshot).numpy(), before)
+    assert not np.allclose(q(planes, q.weights_of(model)).numpy(), before)

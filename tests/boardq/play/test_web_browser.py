@@ -1,0 +1,97 @@
+"""The browser board end to end: a real headless Chromium plays tic-tac-toe by clicks.
+
+Chromium is the system's (Debian's `chromium` package, /usr/bin/chromium), driven by
+Playwright for Python; Playwright's own browser downloads are never used. Without
+either, the test is skipped and says what is missing.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SETTLED = "() => document.body.dataset.phase && document.body.dataset.phase !== 'busy'"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("Playwright for Python is not installed (pip install -e '.[test]')")
+    executable = str(CHROMIUM) if CHROMIUM.is_file() else shutil.which("chromium")
+    if executable is None:
+        pytest.skip(f"no Chromium at {CHROMIUM} nor on PATH (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser, web_client):
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(web_client.url)
+    page.wait_for_function(SETTLED)
+    yield page
+    context.close()
+    assert errors == []
+
+
+def click_first_legal_cell(page) -> None:
+    page.locator("#board .target").first.click()
+    page.wait_for_function(SETTLED)
+
+
+def test_a_whole_game_of_tictactoe_by_clicks(page):
+    # The server's first game starts by itself: you move first, every cell clickable.
+    assert page.locator("#game").input_value() == "tictactoe"
+    assert page.inner_text("#status") == "You move first. Your move, X."
+    assert page.locator("#board .target").count() == 9
+    assert page.locator("#undo").is_disabled()
+
+    page.check("#hints")
+    page.wait_for_function("() => document.querySelectorAll('#board .heat').length === 9")
+    assert page.locator("#board .heat-value").count() == 9
+
+    click_first_legal_cell(page)  # the top left cell; the agent takes the centre
+    assert page.inner_text("#status") == "The agent played 5 (b2). Your move, X."
+    assert page.locator("#board .last").count() == 1
+    assert page.locator("#board .piece").count() == 2
+    assert page.locator("#moves li").all_inner_texts() == ["you: 1", "agent: 5"]
+    page.wait_for_function("() => document.querySelectorAll('#board .heat').length === 7")
+
+    page.click("#undo")
+    page.wait_for_function(SETTLED)
+    assert page.locator("#board .piece").count() == 0
+
+    while page.get_attribute("body", "data-phase") == "playing":
+        click_first_legal_cell(page)
+    # You 1, 4, 2 (the first free cells); the agent 5, 7, 3: the line 3-5-7.
+    assert page.get_attribute("body", "data-phase") == "over"
+    assert page.inner_text("#status") == "The agent wins. New game to play again."
+    assert page.inner_text("#score") == "You 0 · Draws 0 · Agent 1"
+    assert page.locator("#board .target").count() == 0
+
+    page.select_option("#seat", "1")  # move second: a new game, the agent opens
+    page.wait_for_function(SETTLED)
+    assert page.locator("#moves li").all_inner_texts() == ["agent: 5"]
+    assert page.inner_text("#score") == "You 0 · Draws 0 · Agent 1"

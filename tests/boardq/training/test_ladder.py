@@ -1,0 +1,183 @@
+"""Evaluation during training: the ladder in a low-priority child process."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from boardq.players.agent import Agent
+from boardq.rundir import BEST_AGENT_FILE
+from boardq.training.ladder import Ladder
+from boardq.training.trainer import Trainer
+from games import get_game
+
+
+def weights(seed):
+    rng = np.random.default_rng(seed)
+    return [rng.normal(size=s).astype(np.float32) for s in ((18, 8), (8,), (8, 9), (9,))]
+
+
+def wait(ladder, timeout=120.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        result = ladder.poll()
+        if result is not None:
+            return result
+        time.sleep(0.2)
+    raise AssertionError("the ladder did not finish")
+
+
+def test_the_ladder_scores_a_snapshot_and_keeps_the_best(tiny_config, tmp_path):
+    cfg = tiny_config.replace(eval_ladder="random,perfect", eval_games=3, hidden_units=(8,))
+    ladder = Ladder(cfg, get_game("tictactoe"), tmp_path)
+    assert ladder.start(7, weights(0), {"train_step": 7})
+    assert not ladder.start(8, weights(1), {})  # one evaluation at a time
+    m = wait(ladder)
+    for name in ("random", "perfect"):
+        assert 0.0 <= m[f"eval/{name}/score"] <= 1.0
+        assert m[f"eval/{name}/first/games"] == 3
+    # Nobody beats perfect play: a loss or a draw from each seat.
+    assert m["eval/perfect/score"] <= 0.5
+    mean = (m["eval/random/score"] + m["eval/perfect/score"]) / 2
+    assert m["eval/ladder_score"] == pytest.approx(mean)
+    assert m["eval/best_ladder_score"] == m["eval/ladder_score"] and m["eval/version"] == 7
+    best = Agent.load(tmp_path / BEST_AGENT_FILE)
+    assert best.info == {
+        "train_step": 7,
+        "discount": cfg.discount,  # what its search discounts by
+        "ladder": "random,perfect",
+        "ladder_score": m["eval/ladder_score"],
+    }
+    assert ladder.poll() is None and not ladder.busy
+
+
+def test_a_symmetric_ladder_plays_the_averaged_agent_and_keeps_its_own_best(tiny_config, tmp_path):
+    cfg = tiny_config.replace(
+        eval_ladder="random", eval_games=2, hidden_units=(8,), eval_symmetric=True
+    )
+    ladder = Ladder(cfg, get_game("tictactoe"), tmp_path)
+    assert ladder.start(3, weights(0), {"train_step": 3})
+    m = wait(ladder)
+    assert m["eval/symmetries"] == 8  # the 8 images of the square, in one forward pass
+    assert Agent.load(tmp_path / BEST_AGENT_FILE).info["ladder"] == "random symmetric"
+    # A plain ladder's scores do not compare with it: a resume without it starts afresh.
+    assert (
+        Ladder(cfg.replace(eval_symmetric=False), get_game("tictactoe"), tmp_path).best_score
+        == -np.inf
+    )
+    assert Ladder(cfg, get_game("tictactoe"), tmp_path).best_score == m["eval/ladder_score"]
+
+
+def report(score):
+    """What `boardq evaluate --json` prints, cut to what the ladder reads."""
+    return {"opponents": {"random": {"score": score, "games": 4, "seconds": 0.1}}}
+
+
+def test_the_best_agent_is_kept_over_a_resume_and_a_tie_goes_to_the_later(tiny_config, tmp_path):
+    cfg = tiny_config.replace(eval_ladder="random", eval_games=2, hidden_units=(8,))
+    game = get_game("tictactoe")
+
+    def scored(ladder, step, score):  # the candidate of `step` came back with `score`
+        ladder._candidate = (weights(step), {"train_step": step})
+        ladder._version = step
+        return ladder._metrics(report(score))
+
+    ladder = Ladder(cfg, game, tmp_path)
+    assert scored(ladder, 1, 0.6)["eval/best_ladder_score"] == 0.6
+    assert scored(ladder, 2, 0.5)["eval/best_ladder_score"] == 0.6
+    assert Agent.load(tmp_path / BEST_AGENT_FILE).info["train_step"] == 1
+    resumed = Ladder(cfg, game, tmp_path)  # the run resumed: its best so far still holds
+    assert resumed.best_score == 0.6
+    assert scored(resumed, 3, 0.55)["eval/best_ladder_score"] == 0.6
+    assert Agent.load(tmp_path / BEST_AGENT_FILE).info["train_step"] == 1
+    scored(resumed, 4, 0.6)  # as good and trained longer
+    assert Agent.load(tmp_path / BEST_AGENT_FILE).info["train_step"] == 4
+    other = Ladder(cfg.replace(eval_ladder="random,perfect"), game, tmp_path)
+    assert other.best_score == -np.inf  # resumed with other opponents: a fresh start
+
+
+def test_a_failed_evaluation_stops_with_its_message(tiny_config, tmp_path):
+    cfg = tiny_config.replace(
+        eval_ladder="agent:/no/such/agent.npz", eval_games=2, hidden_units=(8,)
+    )
+    ladder = Ladder(cfg, get_game("tictactoe"), tmp_path)
+    ladder.start(0, weights(0), {})
+    with pytest.raises(RuntimeError, match="the evaluation ladder failed: .*does not exist"):
+        wait(ladder)
+
+
+class StopAtFirstScore:
+    """A logger that stops training once the first ladder result has been logged."""
+
+    def __init__(self):
+        self.trainer = None
+        self.scored = []
+
+    def write(self, metrics):
+        if "eval/random/score" in metrics:
+            self.scored.append(metrics)
+            self.trainer.stop.set()
+
+    def close(self):
+        pass
+
+
+def test_training_logs_the_ladder_and_refuses_a_ladder_that_cannot_play(tiny_config):
+    game = get_game("tictactoe")
+    cfg = tiny_config.replace(
+        eval_ladder="random", eval_games=2, eval_every_sec=0.5, budget_steps=0,
+        budget_minutes=3.0, log_every_sec=0.25,
+    )  # fmt: skip
+    trainer, watch = Trainer(cfg, game), StopAtFirstScore()
+    watch.trainer = trainer
+    trainer.build()
+    result = trainer.run([watch])
+    assert result.metrics["elapsed_sec"] < 170  # stopped by the first score, not the budget
+    rows = [json.loads(x) for x in (result.run_dir / "metrics.jsonl").read_text().splitlines()]
+    scored = [r for r in rows if "eval/random/score" in r]
+    assert scored and 0 <= scored[-1]["eval/random/score"] <= 1
+    assert (result.run_dir / BEST_AGENT_FILE).exists()
+    from boardq.errors import BoardqError
+
+    other = cfg.replace(game="connect_four", eval_ladder="perfect")
+    with pytest.raises(BoardqError, match="perfect player is for tictactoe only"):
+        Trainer(other, get_game("connect_four")).build()
+    generic = get_game("openspiel:breakthrough(rows=6,columns=6)")
+    unfit = cfg.replace(game=generic.name, eval_symmetric=True)
+    with pytest.raises(BoardqError, match="eval_symmetric needs board symmetries"):
+        Trainer(unfit, generic).build()
+    # Refused before a run directory was made: only the tic-tac-toe run is there.
+    assert [p.name for p in Path(cfg.out_dir).iterdir()] == ["tictactoe"]
+
+
+def test_with_averaging_the_ladder_rates_the_mean_of_the_last_kept_agents(tiny_config):
+    game = get_game("tictactoe")
+    # A run that keeps agents, then its resume with the ladder on the mean of the last 2.
+    cfg = tiny_config.replace(keep_agent_every_sec=0.05, budget_steps=200)
+    first = Trainer(cfg, game).run()
+    assert len(list((first.run_dir / "agents").glob("agent-*.npz"))) >= 2
+    cfg = cfg.replace(
+        eval_ladder="random", eval_games=2, eval_every_sec=0.2, eval_average_agents=2,
+        budget_steps=0, budget_minutes=3.0, log_every_sec=0.25,
+    )  # fmt: skip
+    trainer, watch = Trainer(cfg, game, resume_dir=first.run_dir), StopAtFirstScore()
+    watch.trainer = trainer
+    trainer.build()
+    result = trainer.run([watch])
+    assert result.metrics["elapsed_sec"] < 170  # stopped by the first score, not the budget
+    best = Agent.load(result.run_dir / BEST_AGENT_FILE)
+    kept = sorted((result.run_dir / "agents").glob("agent-*.npz"))
+    steps = [Agent.load(p).info["train_step"] for p in kept]
+    # Its weights are the mean of the newest 2 kept agents when it was rated; the ladder
+    # names it by the newer one's train step.
+    newest = steps.index(best.info["train_step"])
+    assert best.info["averaged_agents"] == 2
+    assert best.info["averaged_from_step"] == steps[newest - 1]
+    assert watch.scored[0]["eval/version"] == steps[newest]
+    pair = [Agent.load(p).weights() for p in kept[newest - 1 : newest + 1]]
+    for got, a, b in zip(best.weights(), *pair, strict=True):
+        np.testing.assert_allclose(got, (a + b) / 2, rtol=1e-6)

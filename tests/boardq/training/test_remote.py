@@ -1,0 +1,131 @@
+"""Actor processes on Ray, run for real on a local instance: training, a killed actor
+process restarted, no process left behind after Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from boardq.training.trainer import Trainer
+from games import get_game
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_training_with_two_actor_processes_holds_the_replay_ratio(tiny_config):
+    import ray
+
+    cfg = tiny_config.replace(actor_processes=2, actor_threads=1, budget_steps=3_000)
+    trainer = Trainer(cfg, get_game("tictactoe"))
+    result = trainer.run()
+    m = result.metrics
+    assert m["train_steps"] == 3_000 and m["actor_restarts"] == 0
+    # Both processes delivered transitions, through the one queue and replay.
+    assert all(s.transitions > 0 for s in trainer.collection.stats)
+    assert m["transitions"] == sum(s.transitions for s in trainer.collection.stats)
+    # The limiter's rule across processes: samples trained stay within the tolerance
+    # of ratio x moves admitted (requests in flight count as admitted).
+    lim = trainer.limiter
+    drift = lim.sampled - cfg.replay_ratio * (lim.inserted - lim.warmup)
+    assert abs(drift) <= lim.tolerance == trainer.builder.replay_tolerance()
+    assert m["transitions"] <= lim.inserted
+    assert m["policy_lag"] >= 0
+    assert not ray.is_initialized()  # the local instance this run started is gone
+
+
+def descendants(root: int) -> dict[int, str]:
+    """pid -> command line of every process below `root`."""
+    # -ww: whole command lines (ps cuts them to $COLUMNS otherwise)
+    rows = subprocess.run(["ps", "-ww", "-eo", "pid=,ppid=,args="], capture_output=True, text=True)
+    children: dict[int, list[tuple[int, str]]] = {}
+    for line in rows.stdout.splitlines():
+        pid, ppid, *args = line.split(None, 2)
+        children.setdefault(int(ppid), []).append((int(pid), args[0] if args else ""))
+    found, todo = {}, [root]
+    while todo:
+        for pid, args in children.get(todo.pop(), []):
+            found[pid] = args
+            todo.append(pid)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return (
+        Path(f"/proc/{pid}").exists()
+        and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    )
+
+
+class Output:
+    """Collects a process's stdout lines in a thread."""
+
+    def __init__(self, stream):
+        self.lines: list[str] = []
+        threading.Thread(
+            target=lambda: self.lines.extend(iter(stream.readline, "")), daemon=True
+        ).start()
+
+    def wait_for(self, text: str, timeout: float = 120.0) -> bool:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if any(text in line for line in self.lines):
+                return True
+            time.sleep(0.2)
+        return False
+
+
+def steps_logged(run_dir: Path) -> list[int]:
+    path = run_dir / "metrics.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(x)["train_steps"] for x in path.read_text().splitlines() if x.strip()]
+
+
+@pytest.mark.timeout(400)
+def test_a_killed_actor_process_is_restarted_and_ctrl_c_leaves_no_process(tmp_path):
+    args = ["train", "tictactoe", "--actor-processes", "1", "--actor-threads", "1",
+            "--games-per-thread", "8", "--warmup-transitions", "256", "--batch-size", "64",
+            "--hidden-units", "32", "--eval-games", "0", "--log-every-sec", "0.5",
+            "--budget-minutes", "10", "--out-dir", str(tmp_path)]  # fmt: skip
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
+    proc = subprocess.Popen([sys.executable, "-m", "boardq", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    out = Output(proc.stdout)
+    seen: dict[int, str] = {}
+    try:
+        assert out.wait_for("train steps"), out.lines
+        run_dir = next((tmp_path / "tictactoe").iterdir())
+        seen |= descendants(proc.pid)
+        (actor,) = [pid for pid, cmd in seen.items() if "ActorProcess" in cmd]
+        os.kill(actor, signal.SIGKILL)
+        assert out.wait_for("restarted as pid"), out.lines
+        before = steps_logged(run_dir)[-1]
+        assert out.wait_for("died"), out.lines
+        end = time.monotonic() + 120
+        while time.monotonic() < end and steps_logged(run_dir)[-1] < before + 50:
+            time.sleep(0.5)
+        assert steps_logged(run_dir)[-1] >= before + 50  # training went on
+        seen |= descendants(proc.pid)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, proc.stderr.read()
+    assert "Traceback" not in proc.stderr.read()
+    rows = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    assert rows[-1]["actor_restarts"] >= 1
+    time.sleep(1.0)
+    assert len(seen) >= 3  # the Ray instance's own processes and the actor's
+    assert [cmd for pid, cmd in seen.items() if alive(pid)] == []
