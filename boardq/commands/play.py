@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "add_agent_options",
     "add_command",
+    "agent_title",
     "first_human_seat",
     "load_agent",
     "newest_agent",

@@ -120,4 +120,4 @@ def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
     agent = play.resolve_agent(args, game)
     app = WebApp({game.name: game}, lambda _: agent, game.name, args.search)
     app.prepare(game)
-    return app, f"{game.title} against the agent in {agent.path}"
+    return app, f"{game.title} against {play.agent_title(agent, game)}"

@@ -95,3 +95,38 @@ def test_a_whole_game_of_tictactoe_by_clicks(page):
     page.wait_for_function(SETTLED)
     assert page.locator("#moves li").all_inner_texts() == ["agent: 5"]
     assert page.inner_text("#score") == "You 0 · Draws 0 · Agent 1"
+
+
+def test_boardq_serve_connect_four_plays_a_whole_game_by_clicks(browser, tmp_path):
+    """The command as a user starts it, with no run: the agent that comes with boardq."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "boardq", "serve", "connect_four", "--port", "0",
+         "--runs-dir", str(tmp_path / "no-runs")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=env, text=True,
+    )  # fmt: skip
+    try:
+        assert "the agent that comes with boardq" in server.stdout.readline()
+        url = server.stdout.readline().split()[1]
+        context = browser.new_context(viewport={"width": 1000, "height": 800})
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_function(SETTLED)
+        assert page.locator("#game").input_value() == "connect_four"
+        assert page.locator("#board .target").count() == 7  # a column each
+        clicks = 0
+        while page.get_attribute("body", "data-phase") == "playing" and clicks < 21:
+            click_first_legal_cell(page)
+            clicks += 1
+        assert page.get_attribute("body", "data-phase") == "over"
+        assert "New game to play again" in page.inner_text("#status")
+        assert page.inner_text("#score") != "You 0 · Draws 0 · Agent 0"
+        context.close()
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=60)
