@@ -3,14 +3,16 @@
 
     python scripts/bundle_agents.py connect_four             # train the preset, then ship
     python scripts/bundle_agents.py hex --run runs/hex/RUN   # ship a run already trained
+    python scripts/bundle_agents.py go --run runs/go/RUN/agent.npz   # one of its agents
     python scripts/bundle_agents.py --all                    # every named game, in turn
 
 For each game: `boardq train GAME` (the preset, on this machine) unless `--run` names
 a run; then `boardq evaluate` of the run's best agent (its best-agent.npz, else its
-last) against the game's reference opponents, from each seat; then the agent is
-written to `games/GAME/bundled-agent.npz` (package data) with what was measured in
-its header (`info["strength"]`, `info["bundled_from"]`), and the figures are printed
-for docs/games.md. Nothing is shipped that fails a game's `REQUIRED` score.
+last; or the agent file `--run` names, such as its last or one in its `agents/`)
+against the game's reference opponents, from each seat; then the agent is written to
+`games/GAME/bundled-agent.npz` (package data) with what was measured in its header
+(`info["strength"]`, `info["bundled_from"]`), and the figures are printed for
+docs/games.md. Nothing is shipped that fails a game's `REQUIRED` score.
 """
 
 from __future__ import annotations
@@ -77,6 +79,8 @@ def passes(game: str, measured: dict[str, dict[str, float]]) -> bool:
 
 def ship(game: str, run: Path, games: int, seed: int) -> Path:
     source = agent_file(run)
+    if run.is_file():  # an agent file of a run: RUN/agent.npz or RUN/agents/agent-N.npz
+        run = next(p for p in run.parents if (p / "config.json").exists())
     report = measure(game, source, games, seed)
     measured = strength(report)
     print(json.dumps({game: measured}, indent=1))
@@ -105,7 +109,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", choices=[[], *OPPONENTS], metavar="GAME")
     parser.add_argument("--all", action="store_true", help="every named game")
-    parser.add_argument("--run", type=Path, help="a trained run of the one GAME to ship")
+    parser.add_argument(
+        "--run", type=Path, help="a trained run of the one GAME to ship, or one of its agent files"
+    )
     parser.add_argument("--out-dir", type=Path, default=Path("runs-bundle"))
     parser.add_argument(
         "--games", dest="per_seat", type=int, default=100, help="games per seat (default 100)"
