@@ -35,7 +35,7 @@ PRESET = BOARD_GAME.replace(
     eval_every_sec=300.0,
     eval_ladder="random,mcts:50",
     eval_games=20,
-    # Side by side, 20 minutes each: the MLP 512, 256 won 86% / 99% against random (its
+    # One run after the other, 20 minutes each: the MLP 512, 256 won 86% / 99% against random (its
     # losses as black: passing back while under the komi); this small convolutional
     # network, as Gomoku's, 100% / 100% and mcts:50 80% / 100% on the ladder (docs/games.md).
     network=NetworkConfig(conv_filters=(16, 16), hidden_units=(128,)),
