@@ -26,6 +26,7 @@ from pathlib import Path
 
 from boardq.game import BUNDLED_AGENT_FILE
 from boardq.players.agentfile import agent_file, export_agent, network_of, read_agent
+from boardq.rundir import CONFIG_FILE
 
 ROOT = Path(__file__).resolve().parents[1]
 OPPONENTS = {
@@ -80,7 +81,9 @@ def passes(game: str, measured: dict[str, dict[str, float]]) -> bool:
 def ship(game: str, run: Path, games: int, seed: int) -> Path:
     source = agent_file(run)
     if run.is_file():  # an agent file of a run: RUN/agent.npz or RUN/agents/agent-N.npz
-        run = next(p for p in run.parents if (p / "config.json").exists())
+        run = next((p for p in run.parents if (p / CONFIG_FILE).exists()), None)
+        if run is None:
+            sys.exit(f"{game}: {source} is not in a run directory (no {CONFIG_FILE} above it)")
     report = measure(game, source, games, seed)
     measured = strength(report)
     print(json.dumps({game: measured}, indent=1))
