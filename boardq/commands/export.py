@@ -1,13 +1,16 @@
 """`boardq export`: an agent's greedy Q-network as a SavedModel, a TFLite or an ONNX model.
 
 What the model computes, its inputs and outputs: `boardq.players.export` and
-docs/play.md ("Export"). The model is written beside the agent file unless `--out`
-says where, with `OUT.json` describing it; an existing export is replaced only with
-`--force`.
+docs/play.md ("Export"). The agent is a file, a run directory or `bundled:GAME` (the
+agent that comes with the install), as `boardq play --agent` takes it. The model is
+written beside the agent file unless `--out` says where, with `OUT.json` describing
+it; a bundled agent's export goes to the current folder (never into the installed
+package). An existing export is replaced only with `--force`.
 
-Exit codes: 0 written; 1 a missing or unusable agent file or run directory, an output
-path that exists (without --force) or is the agent file, or --format onnx without its
-converter (one line on stderr); 2 a bad command line.
+Exit codes: 0 written; 1 a missing or unusable agent file or run directory, a game
+without a bundled agent, an output path that exists (without --force) or is the agent
+file, or --format onnx without its converter (one line on stderr); 2 a bad command
+line (`bundled` without its game among them).
 """
 
 from __future__ import annotations
@@ -37,14 +40,17 @@ def add_command(sub) -> None:
     p.add_argument(
         "agent",
         metavar="RUN_OR_AGENT",
-        help="agent file, or run directory (its best-agent.npz, else agent.npz)",
+        type=_agent_name,
+        help="agent file, or run directory (its best-agent.npz, else agent.npz), or "
+        "bundled:GAME, the agent that comes with boardq for GAME (e.g. bundled:connect_four)",
     )
     p.add_argument("--format", required=True, choices=FORMATS, help="the model's format")
     p.add_argument(
         "--out",
         metavar="PATH",
         help="where to write it (default: beside the agent file, e.g. agent.onnx, "
-        "agent.tflite, the directory agent.savedmodel)",
+        "agent.tflite, the directory agent.savedmodel; for bundled:GAME, GAME.onnx and so on "
+        "in the current folder)",
     )
     p.add_argument("--force", action="store_true", help="replace an existing export at that path")
     p.add_argument(
@@ -59,16 +65,33 @@ def add_command(sub) -> None:
     p.set_defaults(func=run, needs_tensorflow=False)
 
 
+def _agent_name(text: str) -> str:
+    """RUN_OR_AGENT as given; `bundled` alone is refused: export has no GAME to take."""
+    if text == "bundled" and not Path(text).exists():
+        raise argparse.ArgumentTypeError(
+            "bundled needs its game here: bundled:GAME, e.g. bundled:connect_four"
+        )
+    return text
+
+
 def run(args: argparse.Namespace) -> int:
     """Runs `boardq export`; returns the exit code."""
     from boardq._quiet import quiet_native_logs
     from boardq.errors import BoardqError
     from boardq.players.agentfile import agent_file, read_header
-    from boardq.players.export import check, default_output, export, metadata_path
+    from boardq.players.export import (
+        bundled_game_of,
+        check,
+        default_output,
+        export,
+        metadata_path,
+    )
 
-    path = agent_file(Path(args.agent))
-    read_header(path)  # a missing or unreadable file is refused before TensorFlow loads
-    out = Path(args.out) if args.out else default_output(path, args.format)
+    path = agent_file(args.agent)
+    # A missing or unreadable file is refused before TensorFlow loads.
+    header = read_header(path)
+    bundled = bundled_game_of(path, str(header.get("game", "")))
+    out = Path(args.out) if args.out else default_output(path, args.format, bundled)
     check(args.format, out, args.force, path)
     with quiet_native_logs(expected=(BoardqError,)):
         from boardq.players.agent import Agent
@@ -79,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     if agent.symmetries > 1:
         how = f"values averaged over {agent.symmetries} symmetries"
         how += " as its run chose" if args.symmetric is None else ""
-    print(f"{agent.game} agent {path} ({how}) written as {TITLES[args.format]}: {out}")
+    source = "that comes with boardq" if bundled else str(path)
+    print(f"{agent.game} agent {source} ({how}) written as {TITLES[args.format]}: {out}")
     print(f"what it holds: {metadata_path(out)}")
     return 0

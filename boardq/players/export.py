@@ -36,6 +36,7 @@ __all__ = [
     "FORMATS",
     "ONNX_INSTALL",
     "ExportError",
+    "bundled_game_of",
     "check",
     "default_output",
     "export",
@@ -64,9 +65,31 @@ class ExportError(BoardqError):
     """The export cannot be written (its path is taken, a converter is missing)."""
 
 
-def default_output(agent_path: Path, fmt: str) -> Path:
-    """Beside the agent file: `agent.npz` -> `agent.savedmodel`, `.tflite`, `.onnx`."""
+def default_output(agent_path: Path, fmt: str, bundled_game: str | None = None) -> Path:
+    """Where an export goes without `--out`.
+
+    Beside the agent file (`agent.npz` -> `agent.savedmodel`, `.tflite`, `.onnx`),
+    except for an agent that comes with the install (`bundled_game`, its game's
+    name): that one lives inside the installed package, so its export goes to the
+    current folder as `GAME.onnx` (and so on), never beside it.
+    """
+    if bundled_game is not None:
+        return Path.cwd() / f"{bundled_game}{SUFFIXES[fmt]}"
     return Path(agent_path).with_suffix(SUFFIXES[fmt])
+
+
+def bundled_game_of(agent_path: Path, game_name: str) -> str | None:
+    """`game_name` if `agent_path` is the agent that comes with the install for it."""
+    from boardq.catalog import find_game
+
+    try:
+        game = find_game(game_name)
+    except BoardqError:
+        return None
+    if game is None or game.bundled_agent is None:
+        return None
+    same = Path(agent_path).resolve() == Path(game.bundled_agent).resolve()
+    return game.name if same else None
 
 
 def metadata_path(out: Path) -> Path:

@@ -52,6 +52,8 @@ def export(args: list[str], cwd: Path, block: str | None = None):
         (["run/notes.npz", "--format", "tflite"], 1, "run/notes.npz is not a boardq agent file"),
         (["empty", "--format", "tflite"], 1, "no exported agent in empty (expected agent.npz)"),
         (["run", "--format", "pb"], 2, "argument --format: invalid choice: 'pb'"),
+        (["bundled", "--format", "onnx"], 2, "bundled needs its game here: bundled:GAME"),
+        (["bundled:chess", "--format", "onnx"], 1, "bundled:chess: there is no game called"),
         (["run"], 2, "the following arguments are required: --format"),
         (
             ["run", "--format", "onnx", "--out", "run/agent.npz"],
@@ -114,3 +116,19 @@ def test_symmetric_for_a_game_without_symmetries_is_one_line(tmp_path, preferenc
     result = export(["b.npz", "--format", "savedmodel", "--symmetric"], tmp_path)
     assert result.returncode == 1, result.stderr
     assert result.stderr.count("\n") == 1 and "boardq knows none" in result.stderr
+
+
+def test_a_bundled_agent_is_exported_to_the_current_folder_not_into_the_package(tmp_path):
+    package = ROOT / "games" / "connect_four"
+    before = sorted(p.name for p in package.iterdir())
+    result = export(["bundled:connect_four", "--format", "onnx"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "connect_four.onnx"
+    assert result.stdout.splitlines() == [
+        "connect_four agent that comes with boardq (values averaged over 2 symmetries as its "
+        f"run chose) written as an ONNX model: {out}",
+        f"what it holds: {out}.json",
+    ]
+    assert out.stat().st_size > 0
+    assert json.loads((tmp_path / "connect_four.onnx.json").read_text())["game"] == "connect_four"
+    assert sorted(p.name for p in package.iterdir()) == before

@@ -10,7 +10,6 @@ TensorFlow kernels (measured difference 0), TFLite and ONNX Runtime their own (a
 from __future__ import annotations
 
 import json
-import warnings
 
 import numpy as np
 import pytest
@@ -72,9 +71,9 @@ def run_export(fmt: str, path, planes: np.ndarray, mask: np.ndarray):
         greedy = model.signatures["greedy"](planes=tf.constant(planes), action_mask=mask)
         return q.numpy(), greedy["q_values"].numpy(), greedy["action"].numpy()
     if fmt == "tflite":
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # tf.lite.Interpreter points to LiteRT
-            interpreter = tf.lite.Interpreter(model_path=str(path))
+        # LiteRT, the runtime docs/play.md shows (tf.lite.Interpreter is deprecated).
+        litert = pytest.importorskip("ai_edge_litert.interpreter")
+        interpreter = litert.Interpreter(model_path=str(path))
         q = interpreter.get_signature_runner("serving_default")(planes=planes)["q_values"]
         greedy = interpreter.get_signature_runner("greedy")(planes=planes, action_mask=mask)
         return q, greedy["q_values"], greedy["action"]
