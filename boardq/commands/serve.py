@@ -1,7 +1,9 @@
 """The `boardq serve` command: play against a trained agent in the browser.
 
-A local web page (`boardq.play.web`, served by the standard library) draws the board;
-you play by clicking it. The agent is found as `boardq play` finds it (one call,
+A local web page (`boardq.play.web`, served by uvicorn) draws the board; you play by
+clicking it or with the keyboard. The server answers only to the host names it was
+started as (`--host`, `--allow-host`) and takes moves only from its own page. The
+agent is found as `boardq play` finds it (one call,
 `boardq.commands.play.resolve_agent`). With a GAME, its agent is loaded before the
 server starts, so a missing agent is one line on stderr; without one, the page offers
 every game and loads a game's agent when it is first picked.
@@ -22,7 +24,7 @@ from boardq.commands.args import number
 from boardq.errors import EXIT_OK, BoardqError
 
 if TYPE_CHECKING:
-    from boardq.play.web import WebApp
+    from boardq.play.webapp import WebApp
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "add_command", "run"]
 
@@ -60,7 +62,17 @@ def add_command(subparsers) -> None:
     p.add_argument(
         "--host",
         default=DEFAULT_HOST,
-        help=f"address to listen on (default: {DEFAULT_HOST}, this machine only)",
+        help=f"address to listen on (default: {DEFAULT_HOST}, this machine only; 0.0.0.0: "
+        "every address of this machine, for others to play)",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the server answers to besides --host's address (and localhost "
+        "on loopback, or any IP address with --host 0.0.0.0): the machine's name, say, "
+        "when others reach it by name; repeat for more names",
     )
     p.add_argument(
         "--port",
@@ -82,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         raise BoardqError(f"--port must be from 0 to 65535, not {args.port}")
     app, playing = _app(args)
     try:
-        server = make_server(app, args.host, args.port)
+        server = make_server(app, args.host, args.port, tuple(args.allow_host))
     except OSError as e:
         raise BoardqError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     host, port = server.server_address[:2]
@@ -107,7 +119,7 @@ def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
     """
     from boardq._quiet import import_tensorflow_quietly
     from boardq.catalog import game_names, get_game
-    from boardq.play.web import WebApp
+    from boardq.play.webapp import WebApp
 
     if not args.game:
         import_tensorflow_quietly()  # now, not in the thread of the first request

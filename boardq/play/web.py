@@ -1,47 +1,63 @@
-"""`boardq serve`'s web server: a board in the browser, played against an agent.
+"""`boardq serve`'s web server: the browser board's API and page over HTTP.
 
-Standard library only (`http.server.ThreadingHTTPServer`). The page (`static/`) draws
-the board from the JSON the server sends; every game is kept on the server
-(`boardq.play.websession`), one session per page. The routes:
+Served by uvicorn (asyncio, h11's strict HTTP/1.1 parsing) with a small ASGI app of
+its own; the routes and their answers are `boardq.play.webapp`'s. Why uvicorn and
+not the standard library's `ThreadingHTTPServer`, measured: docs/play.md ("Serving
+many players"). What every request meets here, before the app sees it:
 
-    GET  /                          the page
-    GET  /static/NAME               its script and style sheet
-    GET  /api/games                 the games served, and the one to start with
-    POST /api/sessions              {"game", "seat"?, "depth"?}: a new session, its game
-    GET  /api/sessions/ID           the session's state
-    POST /api/sessions/ID/move      {"action", "ply"?}: your move, and the agent's reply
-    POST /api/sessions/ID/undo      take back your last move and the reply
-    POST /api/sessions/ID/new       {"seat"?, "depth"?}: a new game, the score kept
-    POST /api/sessions/ID/depth     {"depth"}: how far the agent looks ahead
-    GET  /api/sessions/ID/hints     the agent's values of your legal moves
+- its Host and, when it changes something, its origin (`boardq.play.webguard`):
+  400 for a host the server does not answer to, 403 for another site's page;
+- its body read whole, at most `MAX_BODY_BYTES` (413 past that, said before reading
+  when Content-Length gives it away), within `BODY_TIMEOUT_SEC` (408); a client that
+  leaves before its body is whole is not answered and nothing is done;
+- the connection closed when the request's head (its line and headers) has not come
+  whole within `HEAD_TIMEOUT_SEC` of the connection opening or of the last answer, or
+  when a kept-alive connection has been idle `KEEP_ALIVE_SEC` (no thread waits on
+  either: the server is one event loop).
 
-A state is the board (each cell's owner), the layout (where each action is clicked,
-`boardq.play.layout`), the legal actions, the last move, the move list and the score.
-A request that cannot be carried out is answered `{"error": "..."}` with a 4xx status
-and changes nothing.
+The agents' work (a move, hints) runs on a small thread pool, so a slow search does
+not stop other players' requests from being read. A client that goes away before its
+answer is not an error: the terminal stays quiet while people play.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import re
+import socket
 import sys
 import threading
-from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from concurrent.futures import ThreadPoolExecutor
 from importlib.resources import files
 from typing import Any
-from urllib.parse import urlsplit
 
-from boardq.errors import BoardqError
-from boardq.game import Game
-from boardq.play.layout import BoardLayout
-from boardq.play.match import Match
-from boardq.play.websession import Advisor, RequestError, Sessions, WebSession, whole_number
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["WebApp", "make_server"]
+from boardq.play.webapp import Answer, WebApp, allowed
+from boardq.play.webguard import SAFE_METHODS, HostGuard
+
+__all__ = [
+    "BODY_TIMEOUT_SEC",
+    "HEAD_TIMEOUT_SEC",
+    "KEEP_ALIVE_SEC",
+    "MAX_BODY_BYTES",
+    "WebServer",
+    "make_server",
+]
 
 MAX_BODY_BYTES = 64 * 1024
+HEAD_TIMEOUT_SEC = 10.0
+BODY_TIMEOUT_SEC = 10.0
+KEEP_ALIVE_SEC = 5
+BACKLOG = 2048
+"""Connections the kernel holds before they are accepted (the standard library's 5 reset them)."""
+WORKERS = 8
+"""Threads that run requests (the agents of one game answer one request at a time)."""
+
 _STATIC_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -50,255 +66,257 @@ _STATIC_TYPES = {
     ".png": "image/png",
 }
 _STATIC_NAME = re.compile(r"[A-Za-z0-9_-]+(\.[a-z]+)")
-_SESSION_ROUTE = re.compile(r"/api/sessions/([^/]+)(?:/([a-z]+))?")
-# Per action of a session: its HTTP method, and the fields its body may have.
-_SESSION_ACTIONS = {
-    None: ("GET", ()),
-    "hints": ("GET", ()),
-    "move": ("POST", ("action", "ply")),
-    "undo": ("POST", ()),
-    "new": ("POST", ("seat", "depth")),
-    "depth": ("POST", ("depth",)),
-}
+_JSON = "application/json"
 
 
-class _Serial:
-    """An agent asked by one request at a time (sessions of a game share it)."""
+class _Refused(Exception):
+    """A request answered before the app sees it (its status, message, and headers)."""
 
-    def __init__(self, agent: Advisor) -> None:
-        self._agent = agent
-        self._lock = threading.Lock()
-
-    def act(self, observation: dict, search_depth: int = 0) -> int:
-        with self._lock:
-            return self._agent.act(observation, search_depth)
-
-    def q_values(self, observation: dict, search_depth: int = 0):
-        with self._lock:
-            return self._agent.q_values(observation, search_depth)
+    def __init__(self, status: int, message: str, close: bool = False) -> None:
+        super().__init__(message)
+        self.status, self.message, self.close = status, message, close
 
 
-class WebApp:
-    """The games served, their agents and the sessions; answers requests as JSON.
+class _Gone(Exception):
+    """The client left before its request was whole: nothing is done, nothing answered."""
 
-    Args:
-      games: the games the page offers, by name (their order is the menu's).
-      agent_for: loads the agent of a game (asked once per game, when its first
-        session starts); a `BoardqError` (no agent found, say) is the request's error.
-      default: the game the page starts with; None: the page asks.
-      depth: the search depth new sessions start with, where the game has rules.
+
+class _HeadTimeoutProtocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, closing a connection whose request head is late.
+
+    uvicorn times out a kept-alive connection that sends nothing after an answer, but
+    not one that sends a little at a time, nor a new one that sends nothing at all;
+    each would hold its socket forever. Here a request's head must come whole within
+    `HEAD_TIMEOUT_SEC` of the connection opening or of the previous answer.
+    """
+
+    head_timeout_sec = HEAD_TIMEOUT_SEC
+
+    def connection_made(self, transport) -> None:  # noqa: D102 (asyncio's)
+        super().connection_made(transport)
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            # An answer is two writes (head, body): without this, the body waits for the
+            # client's delayed ACK of the head, 40 ms on a kept-alive connection.
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._arm_head_deadline()
+
+    def data_received(self, data: bytes) -> None:  # noqa: D102
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:  # the head is in: the app has it now
+            self._cancel_head_deadline()
+
+    def on_response_complete(self) -> None:  # noqa: D102
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+            self._arm_head_deadline()
+
+    def connection_lost(self, exc: Exception | None) -> None:  # noqa: D102
+        self._cancel_head_deadline()
+        super().connection_lost(exc)
+
+    def _arm_head_deadline(self) -> None:
+        self._cancel_head_deadline()
+        self._head_deadline = self.loop.call_later(self.head_timeout_sec, self._head_too_late)
+
+    def _cancel_head_deadline(self) -> None:
+        deadline = getattr(self, "_head_deadline", None)
+        if deadline is not None:
+            deadline.cancel()
+            self._head_deadline = None
+
+    def _head_too_late(self) -> None:
+        self._head_deadline = None
+        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+            self.transport.close()
+
+
+class _Asgi:
+    """The ASGI app: the checks above, then `WebApp.handle` or a file of `static/`."""
+
+    def __init__(self, app: WebApp, guard: HostGuard, body_timeout_sec: float) -> None:
+        self.app = app
+        self.guard = guard
+        self.body_timeout_sec = body_timeout_sec
+        self.pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="boardq-web")
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        if scope["type"] != "http":  # "lifespan" is off; nothing else is served
+            return
+        method, path = scope["method"], scope["path"]
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        try:
+            body = await self._checked_body(method, headers, receive)
+        except _Gone:
+            return
+        except _Refused as e:
+            await _send(send, Answer(e.status, {"error": e.message}), close=e.close)
+            return
+        if path == "/" or path.startswith("/static/"):
+            await _send_file(send, method, path)
+            return
+        loop = asyncio.get_running_loop()
+        answer = await loop.run_in_executor(self.pool, self._answer, method, path, body)
+        await _send(send, answer)
+
+    async def _checked_body(self, method: str, headers: dict[str, str], receive) -> bytes:
+        why = self.guard.host_refusal(headers.get("host"))
+        if why:
+            raise _Refused(400, why)
+        why = self.guard.origin_refusal(method, headers)
+        if why:
+            raise _Refused(403, why)
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            raise _Refused(413, f"the request body must be at most {MAX_BODY_BYTES} bytes", True)
+        return await _read_body(receive, self.body_timeout_sec)
+
+    def _answer(self, method: str, path: str, body: bytes) -> Answer:
+        try:
+            return self.app.handle(method, path, body)
+        except Exception as e:  # a fault of the server's, not of the request
+            print(f"boardq serve: {method} {path}: {type(e).__name__}: {e}", file=sys.stderr)
+            return Answer(500, {"error": f"the server failed: {type(e).__name__}: {e}"})
+
+
+async def _read_body(receive, timeout_sec: float) -> bytes:
+    """The whole request body, within the size and time limits."""
+    chunks, size = [], 0
+    while True:
+        try:
+            message = await asyncio.wait_for(receive(), timeout_sec)
+        except TimeoutError:
+            raise _Refused(
+                408, f"the request body did not come whole within {timeout_sec:g} s", True
+            ) from None
+        if message["type"] == "http.disconnect":
+            raise _Gone
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise _Refused(413, f"the request body must be at most {MAX_BODY_BYTES} bytes", True)
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+async def _send(send, answer: Answer, close: bool = False) -> None:
+    body = json.dumps(answer.payload, allow_nan=False).encode("utf-8")
+    await _respond(send, answer.status, _JSON, body, answer.headers, close)
+
+
+async def _send_file(send, method: str, path: str) -> None:
+    if method not in SAFE_METHODS:
+        answer = Answer(405, {"error": f"use GET here, not {method}"}, {"Allow": allowed("GET")})
+        await _send(send, answer)
+        return
+    name = "index.html" if path == "/" else path.removeprefix("/static/")
+    found = _STATIC_NAME.fullmatch(name)
+    resource = files("boardq.play") / "static" / name
+    if found is None or found.group(1) not in _STATIC_TYPES or not resource.is_file():
+        await _send(send, Answer(404, {"error": f"no such file: {path}"}))
+        return
+    await _respond(send, 200, _STATIC_TYPES[found.group(1)], resource.read_bytes())
+
+
+async def _respond(
+    send, status: int, content_type: str, body: bytes, extra: dict | None = None, close=False
+) -> None:
+    headers = [
+        (b"content-type", content_type.encode()),
+        (b"content-length", str(len(body)).encode()),
+        (b"cache-control", b"no-store"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
+    ]
+    headers += [(k.lower().encode(), v.encode()) for k, v in (extra or {}).items()]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})  # uvicorn drops it for HEAD
+
+
+class WebServer:
+    """A bound server of a `WebApp`; `serve_forever` runs it, `shutdown` ends that.
+
+    Attributes:
+      server_address: (host, port) it listens on (the port chosen when 0 was asked).
     """
 
     def __init__(
         self,
-        games: dict[str, Game],
-        agent_for: Callable[[Game], Advisor],
-        default: str | None = None,
-        depth: int = 0,
+        app: WebApp,
+        sock: socket.socket,
+        guard: HostGuard,
+        head_timeout_sec: float = HEAD_TIMEOUT_SEC,
+        body_timeout_sec: float = BODY_TIMEOUT_SEC,
     ) -> None:
-        self.games = games
-        self.default = default
-        self.depth = depth
-        self.sessions = Sessions()
-        self._agent_for = agent_for
-        self._agents: dict[str, _Serial] = {}
-        self._layouts: dict[str, BoardLayout] = {}
-        self._lock = threading.Lock()
-
-    def handle(self, method: str, path: str, body: bytes = b"") -> tuple[int, dict[str, Any]]:
-        """Answers one API request: (HTTP status, JSON object)."""
-        try:
-            return self._route(method, path, body)
-        except RequestError as e:
-            return e.status, {"error": e.message}
-
-    def _route(self, method: str, path: str, body: bytes) -> tuple[int, dict[str, Any]]:
-        if path == "/api/games":
-            _allow(method, "GET")
-            return 200, self._games_json()
-        if path == "/api/sessions":
-            _allow(method, "POST")
-            fields = _fields(body, ("game", "seat", "depth"))
-            return 201, self._start(fields)
-        found = _SESSION_ROUTE.fullmatch(path)
-        if found is None or found.group(2) not in _SESSION_ACTIONS:
-            raise RequestError(404, f"no such route: {method} {path}")
-        action = found.group(2)
-        allowed, names = _SESSION_ACTIONS[action]
-        _allow(method, allowed)
-        fields = _fields(body, names) if method == "POST" else {}
-        session = self.sessions.get(found.group(1))
-        with session.lock:
-            return 200, self._session_request(session, action, fields)
-
-    @staticmethod
-    def _session_request(
-        session: WebSession, action: str | None, fields: dict[str, Any]
-    ) -> dict[str, Any]:
-        if action == "hints":
-            return session.hints()
-        if action == "move":
-            if "action" not in fields:
-                raise RequestError(400, 'a move needs "action": the action number')
-            session.play(fields["action"], fields.get("ply"))
-        elif action == "undo":
-            session.undo()
-        elif action == "new":
-            session.new_game(fields.get("seat"), fields.get("depth"))
-        elif action == "depth":
-            if "depth" not in fields:
-                raise RequestError(400, 'give "depth": how many moves the agent looks ahead')
-            session.set_depth(fields["depth"])
-        return session.state()
-
-    def _games_json(self) -> dict[str, Any]:
-        return {
-            "games": [
-                {"name": g.name, "title": g.title, "rules": g.rules is not None}
-                for g in self.games.values()
-            ],
-            "default": self.default,
-        }
-
-    def _start(self, fields: dict[str, Any]) -> dict[str, Any]:
-        name = fields.get("game", self.default)
-        if not isinstance(name, str):
-            raise RequestError(400, 'give "game": the name of the game to play')
-        game = self.games.get(name)
-        if game is None:
-            raise RequestError(
-                404, f"unknown game {name!r}; this server plays: {', '.join(self.games)}"
-            )
-        seat = whole_number(fields.get("seat", 0), "seat", 0, 1)
-        agent, layout = self.prepare(game)
-        session = self.sessions.add(game, agent, layout)
-        with session.lock:
-            try:
-                depth = fields.get("depth", self.depth if game.rules is not None else 0)
-                session.new_game(seat, depth)
-            except RequestError:
-                self.sessions.drop(session.id)
-                raise
-            return session.state()
-
-    def prepare(self, game: Game) -> tuple[_Serial, BoardLayout]:
-        """The game's agent and layout, made on its first session (or ahead of it).
-
-        Raises:
-          RequestError: 404, the game's agent cannot be had (the message says why).
-        """
-        with self._lock:
-            if game.name not in self._agents:
-                try:
-                    agent = _Serial(self._agent_for(game))
-                except BoardqError as e:
-                    raise RequestError(404, str(e)) from None
-                match = Match(game)
-                try:
-                    layout = BoardLayout(game.text, game.num_actions, match.board())
-                finally:
-                    match.close()
-                self._agents[game.name], self._layouts[game.name] = agent, layout
-            return self._agents[game.name], self._layouts[game.name]
-
-
-def _allow(method: str, allowed: str) -> None:
-    if method != allowed:
-        raise RequestError(405, f"use {allowed} here, not {method}")
-
-
-def _fields(body: bytes, names: tuple[str, ...]) -> dict[str, Any]:
-    """The JSON object of a request body (empty: no fields); only `names` may appear."""
-    if not body.strip():
-        return {}
-    try:
-        fields = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise RequestError(400, f"the request body is not valid JSON: {e}") from None
-    if not isinstance(fields, dict):
-        raise RequestError(400, "the request body must be a JSON object")
-    unknown = sorted(set(fields) - set(names))
-    if unknown:
-        known = ", ".join(names) if names else "none"
-        raise RequestError(400, f"unknown field {unknown[0]!r} (this request takes: {known})")
-    return fields
-
-
-class _Handler(BaseHTTPRequestHandler):
-    """HTTP in and out; `WebApp.handle` does the work."""
-
-    server: _Server
-    protocol_version = "HTTP/1.1"
-
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        path = urlsplit(self.path).path
-        if self.headers.get("Content-Length", "0") != "0":
-            self.close_connection = True  # a body it does not read ends the connection
-        if path == "/" or path.startswith("/static/"):
-            self._static(path)
-        else:
-            self._api("GET", path, b"")
-
-    def do_POST(self) -> None:  # noqa: N802
-        path = urlsplit(self.path).path
-        try:
-            length = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            length = -1
-        if not 0 <= length <= MAX_BODY_BYTES:
-            self.close_connection = True
-            status = 400 if length < 0 else 413
-            self._send_json(
-                status, {"error": f"the request body must be 0 to {MAX_BODY_BYTES} bytes"}
-            )
-            return
-        self._api("POST", path, self.rfile.read(length))
-
-    def _api(self, method: str, path: str, body: bytes) -> None:
-        try:
-            status, payload = self.server.app.handle(method, path, body)
-        except Exception as e:  # a fault of the server's, not of the request
-            print(f"boardq serve: {method} {path}: {type(e).__name__}: {e}", file=sys.stderr)
-            status, payload = 500, {"error": f"the server failed: {type(e).__name__}: {e}"}
-        self._send_json(status, payload)
-
-    def _static(self, path: str) -> None:
-        name = "index.html" if path == "/" else path.removeprefix("/static/")
-        found = _STATIC_NAME.fullmatch(name)
-        resource = files("boardq.play") / "static" / name
-        if found is None or found.group(1) not in _STATIC_TYPES or not resource.is_file():
-            self._send_json(404, {"error": f"no such file: {path}"})
-            return
-        self._send(200, _STATIC_TYPES[found.group(1)], resource.read_bytes())
-
-    def _send_json(self, status: int, payload: dict[str, Any]) -> None:
-        body = json.dumps(payload, allow_nan=False).encode("utf-8")
-        self._send(status, "application/json", body)
-
-    def _send(self, status: int, content_type: str, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Requests are not logged (the terminal stays quiet while you play)."""
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, address: tuple[str, int], app: WebApp) -> None:
         self.app = app
-        super().__init__(address, _Handler)
+        self._socket = sock
+        self.server_address: tuple[Any, ...] = sock.getsockname()[:2]
+        self._asgi = _Asgi(app, guard, body_timeout_sec)
+        timeouts = {"head_timeout_sec": head_timeout_sec}
+        protocol = type("_Protocol", (_HeadTimeoutProtocol,), timeouts)
+        config = uvicorn.Config(
+            self._asgi,
+            http=protocol,
+            ws="none",
+            lifespan="off",
+            log_config=None,
+            log_level="critical",  # its warnings (a malformed request, say) stay off the terminal
+            access_log=False,
+            server_header=False,
+            date_header=False,
+            timeout_keep_alive=KEEP_ALIVE_SEC,
+            timeout_graceful_shutdown=2,
+        )
+        self._server = uvicorn.Server(config)
+        self._stopped = threading.Event()
+        self._stopped.set()  # not serving yet
+        for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+
+    def serve_forever(self) -> None:
+        """Answers requests until `shutdown` (from another thread) or Ctrl-C."""
+        self._stopped.clear()
+        try:
+            asyncio.run(self._server.serve(sockets=[self._socket]))
+        finally:
+            self._stopped.set()
+
+    def shutdown(self, timeout_sec: float = 30.0) -> None:
+        """Makes `serve_forever` return, and waits for it (requests under way finish)."""
+        self._server.should_exit = True
+        self._stopped.wait(timeout_sec)
+
+    def server_close(self) -> None:
+        """Closes the socket and the worker threads."""
+        self._socket.close()
+        self._asgi.pool.shutdown(wait=False, cancel_futures=True)
 
 
-def make_server(app: WebApp, host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
+def make_server(
+    app: WebApp,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    allow_hosts: tuple[str, ...] = (),
+    head_timeout_sec: float = HEAD_TIMEOUT_SEC,
+    body_timeout_sec: float = BODY_TIMEOUT_SEC,
+) -> WebServer:
     """A server of `app` bound to host:port (port 0: any free port; see `server_address`).
+
+    Args:
+      app: what it serves.
+      host: the address to listen on; its name is one the server answers to.
+      port: the port.
+      allow_hosts: other host names it answers to (`boardq.play.webguard.HostGuard`).
+      head_timeout_sec: how long a request's head may take (see the module docstring).
+      body_timeout_sec: how long its body may take.
 
     Raises:
       OSError: the address cannot be bound (in use, say).
     """
-    return _Server((host, port), app)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.create_server((host, port), family=family, backlog=BACKLOG)
+    guard = HostGuard(host, allow_hosts)
+    return WebServer(app, sock, guard, head_timeout_sec, body_timeout_sec)

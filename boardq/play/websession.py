@@ -24,10 +24,24 @@ from boardq.game import Game
 from boardq.play.layout import BoardLayout
 from boardq.play.match import Match
 
-__all__ = ["MAX_DEPTH", "Advisor", "RequestError", "Sessions", "WebSession"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_SESSIONS",
+    "UNKNOWN_SESSION",
+    "Advisor",
+    "RequestError",
+    "Sessions",
+    "WebSession",
+]
 
 MAX_DEPTH = 6
 """The deepest lookahead the page offers (games with rules only)."""
+
+MAX_SESSIONS = 1024
+"""Sessions kept in memory; past that the least recently used goes (its page starts anew)."""
+
+UNKNOWN_SESSION = "unknown_session"
+"""The `code` of a request for a session the server no longer has (or never had)."""
 
 _RESULTS = {1: ("won", "You win!"), 0: ("drawn", "Draw."), -1: ("lost", "The agent wins.")}
 
@@ -38,12 +52,18 @@ class RequestError(Exception):
     Attributes:
       status: the HTTP status (4xx).
       message: one line for the person.
+      code: what went wrong in a word the page acts on ("unknown_session"), or None.
+      allow: for a 405, the methods the route takes (its `Allow` header).
     """
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(
+        self, status: int, message: str, code: str | None = None, allow: str | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.code = code
+        self.allow = allow
 
 
 class Advisor(Protocol):
@@ -83,7 +103,7 @@ class WebSession:
         self.depth = 0
         self.seat = 0
         self.score = {"won": 0, "drawn": 0, "lost": 0}
-        self._counted: str | None = None  # the score key of the finished game in play
+        self._counted: str | None = None  # the score key of the game in play, once it ended
         self.message = ""
         self.match = Match(game)
 
@@ -127,9 +147,8 @@ class WebSession:
         mine = [i for i in range(len(self.match.moves)) if self.match.mover_of(i) == self.seat]
         if not mine:
             raise RequestError(409, "nothing to undo: you have not moved yet in this game")
-        if self._counted is not None:
-            self.score[self._counted] -= 1
-            self._counted = None
+        # A finished game stays on the score: undo is for seeing what else could have
+        # happened, and the game's first result is the one that counts.
         self.match.take_back(len(self.match.moves) - mine[-1])
         self.message = "Took back your last move."
 
@@ -181,11 +200,18 @@ class WebSession:
             action = int(self.agent.act(self.match.observation(), self.depth))
             self.match.play(action)
             self.message = f"The agent played {self.game.text.describe(action)}."
-        if self.match.over and self._counted is None:
-            key, said = _RESULTS[self.match.result() * (1 if self.seat == 0 else -1)]
-            self.score[key] += 1
-            self._counted = key
+        if self.match.over:
+            key, said = _RESULTS[self._outcome()]
             self.message = said
+            if self._counted is None:
+                self.score[key] += 1
+                self._counted = key
+            else:
+                self.message += f" (The score keeps this game's first result: {self._counted}.)"
+
+    def _outcome(self) -> int:
+        """The finished game's result for the person: +1 won, 0 drawn, -1 lost."""
+        return self.match.result() * (1 if self.seat == 0 else -1)
 
     # -- the page's view --------------------------------------------------------------
     def state(self) -> dict[str, Any]:
@@ -204,7 +230,8 @@ class WebSession:
             "you": self.seat,
             "to_move": None if over else match.to_move,
             "over": over,
-            "result": self._counted,
+            "result": _RESULTS[self._outcome()][0] if over else None,
+            "scored": self._counted,
             "legal": [int(a) for a in np.flatnonzero(match.legal())] if not over else [],
             "last": None if last is None else self._last_json(board, last),
             "moves": [
@@ -235,7 +262,7 @@ class WebSession:
 class Sessions:
     """Sessions by id; the least recently used goes when there are `limit` of them."""
 
-    def __init__(self, limit: int = 64) -> None:
+    def __init__(self, limit: int = MAX_SESSIONS) -> None:
         self.limit = limit
         self._sessions: OrderedDict[str, WebSession] = OrderedDict()
         self._lock = threading.Lock()
@@ -255,10 +282,16 @@ class Sessions:
             session = self._sessions.get(session_id)
             if session is None:
                 raise RequestError(
-                    404, f"unknown session {session_id!r}: start a new game (it may have expired)"
+                    404,
+                    f"unknown session {session_id!r}: start a new game (it may have expired)",
+                    code=UNKNOWN_SESSION,
                 )
             self._sessions.move_to_end(session_id)
             return session
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._sessions)
 
     def drop(self, session_id: str) -> None:
         with self._lock:

@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -64,7 +65,8 @@ def test_an_address_in_use_is_one_line(capsys, ttt_agent):
 def test_the_command_serves_until_ctrl_c(ttt_agent, tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     process = subprocess.Popen(
-        [*BOARDQ, "serve", "tictactoe", "--agent", str(ttt_agent), "--port", "0"],
+        [*BOARDQ, "serve", "tictactoe", "--agent", str(ttt_agent), "--port", "0"]
+        + ["--allow-host", "board.example"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=tmp_path,
@@ -83,6 +85,14 @@ def test_the_command_serves_until_ctrl_c(ttt_agent, tmp_path):
         )
         with urllib.request.urlopen(request, timeout=START_SEC) as response:
             assert json.load(response)["moves"][0]["label"] == "5"  # the agent's centre
+        # The name given with --allow-host reaches it; another name does not.
+        named = urllib.request.Request(url + "api/games", headers={"Host": "board.example"})
+        with urllib.request.urlopen(named, timeout=START_SEC) as response:
+            assert response.status == 200
+        other = urllib.request.Request(url + "api/games", headers={"Host": "other.example"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(other, timeout=START_SEC)
+        assert refused.value.code == 400
     finally:
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=START_SEC)

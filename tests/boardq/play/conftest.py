@@ -67,7 +67,8 @@ class Client:
 def web_client(tmp_path_factory) -> Client:
     """A server of tic-tac-toe (the page's first game), Connect Four and Hex."""
     from boardq.catalog import get_game
-    from boardq.play.web import WebApp, make_server
+    from boardq.play.web import make_server
+    from boardq.play.webapp import WebApp
     from boardq.players.agent import Agent
 
     folder = tmp_path_factory.mktemp("web-agents")
@@ -83,8 +84,10 @@ def web_client(tmp_path_factory) -> Client:
     server = make_server(app, "127.0.0.1", 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    client = Client(*server.server_address[:2])
+    client.app = app
     try:
-        yield Client(*server.server_address[:2])
+        yield client
     finally:
         server.shutdown()
         server.server_close()

@@ -108,7 +108,7 @@ def play_out(web_client, state: dict, labels: str) -> dict:
     return state
 
 
-def test_a_finished_game_counts_and_undo_takes_it_back(web_client):
+def test_a_finished_game_counts_once_and_undo_keeps_it(web_client):
     # You 2, agent 5 (centre); you 4, agent 1; you 6, agent 7; you 8, agent 3: 7-5-3.
     state = play_out(web_client, web_client.start(), "2468")
     assert [m["label"] for m in state["moves"]] == list("25416783")
@@ -119,7 +119,14 @@ def test_a_finished_game_counts_and_undo_takes_it_back(web_client):
     assert status == 409 and data["error"].startswith("the game is over")
     assert web_client.request("GET", path(state, "hints"))[0] == 409
     taken = web_client.ok("POST", path(state, "undo"))
-    assert taken["score"]["lost"] == 0 and not taken["over"] and taken["ply"] == 6
+    assert taken["score"]["lost"] == 1 and not taken["over"] and taken["ply"] == 6
+    assert (taken["result"], taken["scored"]) == (None, "lost")
+    # The same game played to another end is not counted again: its first result is.
+    again = play_out(web_client, taken, "9")  # you 9, agent 3 again: 7-5-3
+    assert again["over"] and again["score"] == {"won": 0, "drawn": 0, "lost": 1}
+    assert "keeps this game's first result: lost" in again["message"]
+    new = web_client.ok("POST", path(state, "new"))
+    assert (new["result"], new["scored"], new["score"]["lost"]) == (None, None, 1)
 
 
 def test_the_search_depth_is_the_sessions_and_needs_rules(web_client):
@@ -157,6 +164,9 @@ BAD_REQUESTS = [
     ("malformed JSON", "POST", "move", b'{"action": 0', 400, "not valid JSON"),
     ("a body that is not an object", "POST", "move", b"[0]", 400, "JSON object"),
     ("a body that is not UTF-8", "POST", "move", b"\xff\xfe", 400, "not valid JSON"),
+    ("a move of 5,000 digits", "POST", "move", b'{"action": ' + b"7" * 5000 + b"}", 400, "digits"),
+    ("a move that is NaN", "POST", "move", b'{"action": NaN}', 400, "NaN is not a number"),
+    ("a body nested deeply", "POST", "move", b"[" * 60_000, 400, "nested too deeply"),
     ("an unknown field", "POST", "move", {"action": 0, "seat": 1}, 400, "unknown field 'seat'"),
     ("a depth too deep", "POST", "depth", {"depth": 7}, 400, "from 0 to 6"),
     ("a depth left out", "POST", "depth", {}, 400, '"depth"'),
@@ -164,6 +174,7 @@ BAD_REQUESTS = [
     ("a move by GET", "GET", "move", None, 405, "use POST"),
     ("hints by POST", "POST", "hints", {}, 405, "use GET"),
     ("an unknown route", "POST", "resign", {}, 404, "no such route"),
+    ("a move by PUT", "PUT", "move", {"action": 0}, 405, "use POST here, not PUT"),
 ]
 
 

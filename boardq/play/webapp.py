@@ -1,0 +1,255 @@
+"""The browser board's API: requests in, JSON answers out, no HTTP library.
+
+`WebApp.handle(method, path, body)` answers one request; `boardq.play.web` serves it
+over HTTP (with the checks every request passes first: its host, its origin, its
+body). The page (`static/`) draws the board from the JSON the server sends; every game
+is kept on the server (`boardq.play.websession`), one session per page. The routes:
+
+    GET  /                          the page
+    GET  /static/NAME               its script and style sheet
+    GET  /api/games                 the games served, and the one to start with
+    POST /api/sessions              {"game", "seat"?, "depth"?}: a new session, its game
+    GET  /api/sessions/ID           the session's state
+    POST /api/sessions/ID/move      {"action", "ply"?}: your move, and the agent's reply
+    POST /api/sessions/ID/undo      take back your last move and the reply
+    POST /api/sessions/ID/new       {"seat"?, "depth"?}: a new game, the score kept
+    POST /api/sessions/ID/depth     {"depth"}: how far the agent looks ahead
+    GET  /api/sessions/ID/hints     the agent's values of your legal moves
+
+A state is the board (each cell's owner), the layout (where each action is clicked,
+`boardq.play.layout`), the legal actions, the last move, the move list and the score.
+A request that cannot be carried out is answered `{"error": "..."}` with a 4xx status
+and changes nothing (an expired or unknown session's answer also has `"code":
+"unknown_session"`, so the page can start a new game). A route asked with a method it
+does not take is a 405 whose `Allow` header lists the ones it does; HEAD goes where
+GET does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from boardq.errors import BoardqError
+from boardq.game import Game
+from boardq.play.layout import BoardLayout
+from boardq.play.match import Match
+from boardq.play.websession import Advisor, RequestError, Sessions, WebSession, whole_number
+
+__all__ = ["MAX_DIGITS", "Answer", "WebApp", "allowed", "parse_fields"]
+
+MAX_DIGITS = 18
+"""The most digits a number in a request body may have (checked before it is converted)."""
+_SESSION_ROUTE = re.compile(r"/api/sessions/([^/]+)(?:/([a-z]+))?")
+# Per action of a session: its HTTP method, and the fields its body may have.
+_SESSION_ACTIONS = {
+    None: ("GET", ()),
+    "hints": ("GET", ()),
+    "move": ("POST", ("action", "ply")),
+    "undo": ("POST", ()),
+    "new": ("POST", ("seat", "depth")),
+    "depth": ("POST", ("depth",)),
+}
+
+
+class _Serial:
+    """An agent asked by one request at a time (sessions of a game share it)."""
+
+    def __init__(self, agent: Advisor) -> None:
+        self._agent = agent
+        self._lock = threading.Lock()
+
+    def act(self, observation: dict, search_depth: int = 0) -> int:
+        with self._lock:
+            return self._agent.act(observation, search_depth)
+
+    def q_values(self, observation: dict, search_depth: int = 0):
+        with self._lock:
+            return self._agent.q_values(observation, search_depth)
+
+
+class WebApp:
+    """The games served, their agents and the sessions; answers requests as JSON.
+
+    Args:
+      games: the games the page offers, by name (their order is the menu's).
+      agent_for: loads the agent of a game (asked once per game, when its first
+        session starts); a `BoardqError` (no agent found, say) is the request's error.
+      default: the game the page starts with; None: the page asks.
+      depth: the search depth new sessions start with, where the game has rules.
+    """
+
+    def __init__(
+        self,
+        games: dict[str, Game],
+        agent_for: Callable[[Game], Advisor],
+        default: str | None = None,
+        depth: int = 0,
+    ) -> None:
+        self.games = games
+        self.default = default
+        self.depth = depth
+        self.sessions = Sessions()
+        self._agent_for = agent_for
+        self._agents: dict[str, _Serial] = {}
+        self._layouts: dict[str, BoardLayout] = {}
+        self._lock = threading.Lock()
+
+    def handle(self, method: str, path: str, body: bytes = b"") -> Answer:
+        """Answers one API request (HEAD as GET: the HTTP side leaves out the body)."""
+        try:
+            return Answer(*self._route("GET" if method == "HEAD" else method, path, body))
+        except RequestError as e:
+            payload = {"error": e.message}
+            if e.code:
+                payload["code"] = e.code
+            headers = {"Allow": e.allow} if e.allow else {}
+            return Answer(e.status, payload, headers)
+
+    def _route(self, method: str, path: str, body: bytes) -> tuple[int, dict[str, Any]]:
+        if path == "/api/games":
+            _allow(method, "GET")
+            return 200, self._games_json()
+        if path == "/api/sessions":
+            _allow(method, "POST")
+            fields = parse_fields(body, ("game", "seat", "depth"))
+            return 201, self._start(fields)
+        found = _SESSION_ROUTE.fullmatch(path)
+        if found is None or found.group(2) not in _SESSION_ACTIONS:
+            raise RequestError(404, f"no such route: {path}")
+        action = found.group(2)
+        allowed_method, names = _SESSION_ACTIONS[action]
+        _allow(method, allowed_method)
+        fields = parse_fields(body, names) if method == "POST" else {}
+        session = self.sessions.get(found.group(1))
+        with session.lock:
+            return 200, self._session_request(session, action, fields)
+
+    @staticmethod
+    def _session_request(
+        session: WebSession, action: str | None, fields: dict[str, Any]
+    ) -> dict[str, Any]:
+        if action == "hints":
+            return session.hints()
+        if action == "move":
+            if "action" not in fields:
+                raise RequestError(400, 'a move needs "action": the action number')
+            session.play(fields["action"], fields.get("ply"))
+        elif action == "undo":
+            session.undo()
+        elif action == "new":
+            session.new_game(fields.get("seat"), fields.get("depth"))
+        elif action == "depth":
+            if "depth" not in fields:
+                raise RequestError(400, 'give "depth": how many moves the agent looks ahead')
+            session.set_depth(fields["depth"])
+        return session.state()
+
+    def _games_json(self) -> dict[str, Any]:
+        return {
+            "games": [
+                {"name": g.name, "title": g.title, "rules": g.rules is not None}
+                for g in self.games.values()
+            ],
+            "default": self.default,
+        }
+
+    def _start(self, fields: dict[str, Any]) -> dict[str, Any]:
+        name = fields.get("game", self.default)
+        if not isinstance(name, str):
+            raise RequestError(400, 'give "game": the name of the game to play')
+        game = self.games.get(name)
+        if game is None:
+            raise RequestError(
+                404, f"unknown game {name!r}; this server plays: {', '.join(self.games)}"
+            )
+        seat = whole_number(fields.get("seat", 0), "seat", 0, 1)
+        agent, layout = self.prepare(game)
+        session = self.sessions.add(game, agent, layout)
+        with session.lock:
+            try:
+                depth = fields.get("depth", self.depth if game.rules is not None else 0)
+                session.new_game(seat, depth)
+            except RequestError:
+                self.sessions.drop(session.id)
+                raise
+            return session.state()
+
+    def prepare(self, game: Game) -> tuple[_Serial, BoardLayout]:
+        """The game's agent and layout, made on its first session (or ahead of it).
+
+        Raises:
+          RequestError: 404, the game's agent cannot be had (the message says why).
+        """
+        with self._lock:
+            if game.name not in self._agents:
+                try:
+                    agent = _Serial(self._agent_for(game))
+                except BoardqError as e:
+                    raise RequestError(404, str(e)) from None
+                match = Match(game)
+                try:
+                    layout = BoardLayout(game.text, game.num_actions, match.board())
+                finally:
+                    match.close()
+                self._agents[game.name], self._layouts[game.name] = agent, layout
+            return self._agents[game.name], self._layouts[game.name]
+
+
+class Answer(NamedTuple):
+    """An API answer: its HTTP status, its JSON object and any headers of its own."""
+
+    status: int
+    payload: dict[str, Any]
+    headers: dict[str, str] = {}
+
+
+def allowed(method: str) -> str:
+    """The `Allow` header of a route that takes `method` (GET brings HEAD)."""
+    return "GET, HEAD" if method == "GET" else method
+
+
+def _allow(method: str, route_method: str) -> None:
+    if method != route_method:
+        raise RequestError(
+            405, f"use {route_method} here, not {method}", allow=allowed(route_method)
+        )
+
+
+def _bounded_int(text: str) -> int:
+    """A JSON integer, refused before conversion when it has too many digits."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise RequestError(400, f"a number in the request has over {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _no_constant(text: str) -> Any:
+    raise RequestError(400, f"the request body is not valid JSON: {text} is not a number")
+
+
+def parse_fields(body: bytes, names: tuple[str, ...]) -> dict[str, Any]:
+    """The JSON object of a request body (empty: no fields); only `names` may appear.
+
+    Raises:
+      RequestError: 400, the body is not a JSON object of those fields, or a number in
+        it has more than `MAX_DIGITS` digits (refused before Python converts it, which
+        takes time quadratic in the digits and fails past 4,300).
+    """
+    if not body.strip():
+        return {}
+    try:
+        fields = json.loads(body, parse_int=_bounded_int, parse_constant=_no_constant)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise RequestError(400, f"the request body is not valid JSON: {e}") from None
+    except RecursionError:
+        raise RequestError(400, "the request body is nested too deeply") from None
+    if not isinstance(fields, dict):
+        raise RequestError(400, "the request body must be a JSON object")
+    unknown = sorted(set(fields) - set(names))
+    if unknown:
+        known = ", ".join(names) if names else "none"
+        raise RequestError(400, f"unknown field {unknown[0]!r} (this request takes: {known})")
+    return fields
