@@ -28,6 +28,7 @@ __all__ = [
     "Piece",
     "Role",
     "board_from_rows",
+    "piece_text",
     "plain",
     "shown",
 ]
@@ -56,11 +57,13 @@ class Piece(NamedTuple):
       text: the characters.
       role: what they show.
       last: whether they show the last move played.
+      win: whether they show a piece of the line (or chain) that won the game.
     """
 
     text: str
     role: Role
     last: bool = False
+    win: bool = False
 
 
 Line = list[Piece]
@@ -96,6 +99,13 @@ class BoardText(Protocol):
     ) -> list[Line]:
         """The board as lines of pieces, labelled so a person can type moves."""
         ...
+
+
+def piece_text(mark: str, last: bool, win: bool) -> str:
+    """A piece three characters wide: `[X]` the last move, `(X)` a winning piece, ` X `."""
+    if last:
+        return f"[{mark}]"
+    return f"({mark})" if win else f" {mark} "
 
 
 def plain(lines: list[Line]) -> str:

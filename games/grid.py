@@ -10,11 +10,12 @@ top), with the pass after the points. Typed moves are matched without regard to 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from boardq.boardtext import Line, MoveText, Piece, Role, shown
+from boardq.boardtext import Line, MoveText, Piece, Role, piece_text, shown
 
 __all__ = ["Grid", "GridText"]
 
@@ -60,10 +61,19 @@ class GridText(MoveText):
         grid: the grid.
         move_help: how to type a move (lines of at most 80 characters).
         example: a point to name in messages, e.g. "d3".
+        winning: the cells that won the game on a board (bool, the board's shape; all
+          False before the end), drawn in parentheses; None: the game has no such cells.
     """
 
-    def __init__(self, grid: Grid, move_help: str, example: str) -> None:
+    def __init__(
+        self,
+        grid: Grid,
+        move_help: str,
+        example: str,
+        winning: Callable[[np.ndarray], np.ndarray] | None = None,
+    ) -> None:
         self.grid = grid
+        self.winning = winning
         self.num_actions = grid.num_actions
         self.move_help = move_help
         self.example = example
@@ -117,7 +127,8 @@ class GridText(MoveText):
 
         Args:
             board: int (rows, cols): +1 the first player's pieces, -1 the second's.
-            last: the action played last; its point is drawn in brackets.
+            last: the action played last; its point is drawn in brackets (and the
+                stones that won, if the game has such, in parentheses).
             ascii_only: draw with ASCII characters only.
 
         Returns:
@@ -131,6 +142,7 @@ class GridText(MoveText):
         board = np.asarray(board)
         width = len(str(grid.rows))
         last_cell = None if last is None else self.cell(last)
+        won = self.winning(board) if self.winning else np.zeros(board.shape, bool)
         letters = "".join(f" {letter} " for letter in grid.letters)
         lines: list[Line] = [[Piece(" " * (width + 2) + letters, Role.LABEL)]]
         for row in range(grid.rows):
@@ -138,18 +150,18 @@ class GridText(MoveText):
             number = grid.row_number(row)
             line: Line = [Piece(f" {number:>{width}} {indent}", Role.LABEL)]
             for col in range(grid.cols):
-                line.append(self._point(int(board[row, col]), (row, col) == last_cell, ascii_only))
+                is_last = (row, col) == last_cell
+                line.append(self._point(int(board[row, col]), is_last, won[row, col], ascii_only))
             line.append(Piece(f"  {number}", Role.LABEL))
             lines.append(line)
         indent = " " * ((3 * (grid.rows - 1)) // 2 if grid.shift else 0)
         lines.append([Piece(" " * (width + 2) + indent + letters, Role.LABEL)])
         return lines
 
-    def _point(self, value: int, is_last: bool, ascii_only: bool) -> Piece:
+    def _point(self, value: int, is_last: bool, won: bool, ascii_only: bool) -> Piece:
         if value == 0:
             empty = self.grid.ascii_empty if ascii_only else self.grid.empty
             return Piece(f" {empty} ", Role.EMPTY)
         seat = 0 if value > 0 else 1
-        mark = self.mark(seat, ascii_only)
-        text = f"[{mark}]" if is_last else f" {mark} "
-        return Piece(text, Role.FIRST if seat == 0 else Role.SECOND, is_last)
+        text = piece_text(self.mark(seat, ascii_only), is_last, won)
+        return Piece(text, Role.FIRST if seat == 0 else Role.SECOND, is_last, bool(won))

@@ -1,5 +1,6 @@
 """Rules shared by the games won with a straight line of pieces (tic-tac-toe, Connect Four).
 
+`winning_cells` finds the line that won (Gomoku's too), for the drawings to mark.
 Boards are int8 arrays of shape (rows, cols) in display orientation (row 0 is the top
 row) and always seen by the player to move: +1 marks that player's pieces, -1 the
 opponent's, 0 an empty cell. A game's rules class adds how its planes map to boards
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["LineRules", "line_sums", "line_winner"]
+__all__ = ["LineRules", "line_sums", "line_winner", "winning_cells"]
 
 
 def line_sums(board: np.ndarray, length: int) -> np.ndarray:
@@ -47,6 +48,27 @@ def line_winner(board: np.ndarray, length: int) -> int:
     if np.any(sums == -length):
         return -1
     return 0
+
+
+def winning_cells(board: np.ndarray, length: int) -> np.ndarray:
+    """Which cells are in a run of `length` or more pieces of one side (bool, board's shape).
+
+    Every such run is marked whole, an overline and two crossing lines too.
+    """
+    cells = np.asarray(board)
+    rows, cols = cells.shape
+    marked = np.zeros(cells.shape, bool)
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(rows):
+            for c in range(cols):
+                end_r, end_c = r + dr * (length - 1), c + dc * (length - 1)
+                if not (0 <= end_r < rows and 0 <= end_c < cols) or cells[r, c] == 0:
+                    continue
+                run = [(r + dr * k, c + dc * k) for k in range(length)]
+                if all(cells[i, j] == cells[r, c] for i, j in run):
+                    for i, j in run:
+                        marked[i, j] = True
+    return marked
 
 
 class LineRules:

@@ -7,7 +7,8 @@ move of action `a` is the cell `a` is played on. Rows are the drawing's lines of
 cells, columns the order of the cells in a line, and how far each line is indented
 (Hex's rhombus) is the row's shift. An action whose marked cell moves when the top row
 is emptied lands where the pieces below it stop (Connect Four): it is played on its
-whole column. An action the drawing never marks (a pass) is a button beside the board.
+whole column. An action the drawing never marks (a pass) is a button beside the board. The pieces
+a drawing marks as the line that won (`Piece.win`) are the cells the page rings.
 
 Games whose position is not a grid of pieces (those built on the fly from OpenSpiel or
 PettingZoo, drawn as the game's own text) get a text layout: the drawing, and a button
@@ -23,7 +24,7 @@ import numpy as np
 
 from boardq.boardtext import BoardText, Line, Role, plain
 
-__all__ = ["BoardLayout", "ActionPlace", "marked_cell"]
+__all__ = ["BoardLayout", "ActionPlace", "marked_cell", "winning_cells"]
 
 _CELL_ROLES = (Role.EMPTY, Role.FIRST, Role.SECOND)
 
@@ -77,6 +78,16 @@ def marked_cell(lines: list[Line]) -> tuple[int, int] | None:
             if piece.last:
                 return r, c
     return None
+
+
+def winning_cells(lines: list[Line]) -> list[tuple[int, int]]:
+    """The (row, col) of every piece a drawing marks as part of the line that won."""
+    return [
+        (r, c)
+        for r, cells in enumerate(_cell_rows(lines))
+        for c, (_, piece) in enumerate(cells)
+        if piece.win
+    ]
 
 
 def _axes(lines: list[Line], cols: int) -> tuple[list[str] | None, list[str] | None]:
@@ -158,6 +169,12 @@ class BoardLayout:
         if action is None or self.kind != "grid":
             return None
         return marked_cell(self.text.draw(np.asarray(board), action))
+
+    def winning(self, board: Any) -> list[tuple[int, int]]:
+        """The cells of the line (or chain) that won on `board`, as its drawing marks them."""
+        if self.kind != "grid":
+            return []
+        return winning_cells(self.text.draw(np.asarray(board)))
 
     def pieces(self, board: Any) -> list[list[int | None]] | str:
         """The position for the browser, row by row, or a text layout's drawing.

@@ -28,6 +28,7 @@ _ROLE_STYLES = {
     Role.SECOND: "bold yellow",
 }
 _LAST_MOVE_STYLE = "reverse"
+_WIN_STYLE = "underline"  # and the drawing puts the line that won in parentheses
 
 
 class LineReader:
@@ -80,13 +81,19 @@ class View:
         self.ascii_only = ascii_only
 
     def board(self, board: Any, last: int | None) -> None:
-        """Draws the board (`Game.board`) with its labels, the last move highlighted."""
+        """Draws the board (`Game.board`) with its labels, the last move highlighted.
+
+        The pieces of a line that won (tic-tac-toe, Connect Four, Gomoku; Hex's chain)
+        are drawn in parentheses by the game's text board, and underlined here.
+        """
         self.console.print()
         for line in self.text.draw(board, last, self.ascii_only):
             row = Text()
             for piece in line:
                 style = _ROLE_STYLES[piece.role]
-                row.append(piece.text, f"{style} {_LAST_MOVE_STYLE}" if piece.last else style)
+                style += f" {_LAST_MOVE_STYLE}" if piece.last else ""
+                style += f" {_WIN_STYLE}" if piece.win else ""
+                row.append(piece.text, style)
             row.rstrip()
             self.console.print(row)
         self.console.print()

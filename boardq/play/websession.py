@@ -222,7 +222,7 @@ class WebSession:
         last = match.last_move()
         return {
             "session": self.id,
-            "game": {"name": self.game.name, "title": self.game.title, "help": text.move_help},
+            "game": {"name": self.game.name, "title": self.game.title},
             "marks": [text.mark(0), text.mark(1)],
             "layout": self.layout.to_json(),
             "board": self.layout.pieces(board),
@@ -231,6 +231,7 @@ class WebSession:
             "to_move": None if over else match.to_move,
             "over": over,
             "result": _RESULTS[self._outcome()][0] if over else None,
+            "win": [list(cell) for cell in self.layout.winning(board)] if over else [],
             "scored": self._counted,
             "legal": [int(a) for a in np.flatnonzero(match.legal())] if not over else [],
             "last": None if last is None else self._last_json(board, last),

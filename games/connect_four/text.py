@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardq.boardtext import WHOLE_NUMBER, Line, MoveText, Piece, Role, shown
+from boardq.boardtext import WHOLE_NUMBER, Line, MoveText, Piece, Role, piece_text, shown
 from games.connect_four.rules import RULES
+from games.lines import winning_cells
 
 __all__ = ["ConnectFourText"]
 
@@ -61,8 +62,11 @@ class ConnectFourText(MoveText):
             | .  .  X [O] .  .  . |
             +---------------------+
               1  2  3  4  5  6  7
+
+          A line of four that won is drawn in parentheses, `(X)`.
         """
         board = np.asarray(board)
+        won = winning_cells(board, RULES.line_length)
         side, rule, left, right = ("|", "-", "+", "+") if ascii_only else ("│", "─", "└", "┘")
         empty = "." if ascii_only else "·"
         last_row = self._top_row(board, last)
@@ -76,8 +80,9 @@ class ConnectFourText(MoveText):
                     line.append(Piece(f" {empty} ", Role.EMPTY))
                 else:
                     mark = self.mark(0 if value > 0 else 1, ascii_only)
-                    text = f"[{mark}]" if is_last else f" {mark} "
-                    line.append(Piece(text, Role.FIRST if value > 0 else Role.SECOND, is_last))
+                    text = piece_text(mark, is_last, won[row, col])
+                    role = Role.FIRST if value > 0 else Role.SECOND
+                    line.append(Piece(text, role, is_last, bool(won[row, col])))
             line.append(Piece(side, Role.FRAME))
             lines.append(line)
         lines.append([Piece(left + rule * (3 * RULES.cols) + right, Role.FRAME)])

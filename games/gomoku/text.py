@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from games.gomoku.rules import SIZE
+from games.gomoku.rules import RULES, SIZE
 from games.grid import Grid, GridText
+from games.lines import winning_cells
 
 __all__ = ["TEXT"]
 
@@ -15,5 +16,6 @@ TEXT = GridText(
         "any direction, win."
     ),
     example="e5",
+    winning=lambda board: winning_cells(board, RULES.line_length),
 )
 """Black (X, moves first) and white (O); row 1 at the bottom, as Gomoku boards are read."""

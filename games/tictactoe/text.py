@@ -9,7 +9,8 @@ import re
 
 import numpy as np
 
-from boardq.boardtext import WHOLE_NUMBER, Line, MoveText, Piece, Role, shown
+from boardq.boardtext import WHOLE_NUMBER, Line, MoveText, Piece, Role, piece_text, shown
+from games.lines import winning_cells
 from games.tictactoe.rules import RULES
 
 __all__ = ["TicTacToeText"]
@@ -79,8 +80,11 @@ class TicTacToeText(MoveText):
                  a   b   c
              1   X | 2 | 3
                 ---+---+---
+
+          A line of three that won is drawn in parentheses, `(X)`.
         """
         board = np.asarray(board)
+        won = winning_cells(board, RULES.line_length)
         bar, rule, cross = ("|", "-", "+") if ascii_only else ("│", "─", "┼")
         header = "     " + "   ".join(self._COLUMN_LETTERS)
         lines: list[Line] = [[Piece(header, Role.LABEL)]]
@@ -93,13 +97,14 @@ class TicTacToeText(MoveText):
                 if col:
                     line.append(Piece(bar, Role.FRAME))
                 action = RULES.cell_action(row, col)
-                line.append(self._cell(int(board[row, col]), action, action == last))
+                cell = self._cell(int(board[row, col]), action, action == last, won[row, col])
+                line.append(cell)
             lines.append(line)
         return lines
 
-    def _cell(self, value: int, action: int, is_last: bool) -> Piece:
+    def _cell(self, value: int, action: int, is_last: bool, won: bool) -> Piece:
         if value == 0:
             return Piece(f" {self.label(action)} ", Role.EMPTY)
         seat = 0 if value > 0 else 1
-        text = f"[{self.mark(seat)}]" if is_last else f" {self.mark(seat)} "
-        return Piece(text, Role.FIRST if seat == 0 else Role.SECOND, is_last)
+        text = piece_text(self.mark(seat), is_last, won)
+        return Piece(text, Role.FIRST if seat == 0 else Role.SECOND, is_last, bool(won))

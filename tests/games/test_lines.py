@@ -115,3 +115,49 @@ def test_random_games_agree_with_env(module, data):
         assert (final[last_mover], final[other]) == (1, -1)
     else:
         assert (final[last_mover], final[other]) == (0, 0)
+
+
+# -- the line that won, as drawings mark it ----------------------------------------------
+def marked(rows: list[str], length: int) -> list[str]:
+    from boardq.boardtext import board_from_rows
+    from games.lines import winning_cells
+
+    cells = winning_cells(board_from_rows(rows), length)
+    return ["".join("#" if m else "." for m in row) for row in cells]
+
+
+@pytest.mark.parametrize(
+    ("rows", "length", "expected"),
+    [
+        (["XXX", "OO.", "..."], 3, ["###", "...", "..."]),
+        (["XO.", "OXO", "..X"], 3, ["#..", ".#.", "..#"]),
+        (["..O", ".O.", "OXX"], 3, ["..#", ".#.", "#.."]),
+        (["XXO", "OOX", "XOX"], 3, ["...", "...", "..."]),  # a draw: nothing marked
+        # Two lines through one cell are both marked; a run one short is not.
+        (
+            ["XXXX.", "X....", "X....", "X....", "OOO.."],
+            4,
+            ["####.", "#....", "#....", "#....", "....."],
+        ),
+        # An overline is marked whole.
+        (["OOOOOO", "......"], 5, ["######", "......"]),
+    ],
+)
+def test_the_cells_of_a_winning_line(rows, length, expected):
+    assert marked(rows, length) == expected
+
+
+def test_a_won_board_is_drawn_with_its_line_marked():
+    from boardq.boardtext import board_from_rows, plain
+    from games.connect_four.text import ConnectFourText
+
+    rows = ["......."] * 2 + ["...X...", "..XO...", ".XOO...", "XOOXX.."]
+    lines = ConnectFourText().draw(board_from_rows(rows), last=3, ascii_only=True)
+    assert plain(lines).splitlines()[2:6] == [
+        "| .  .  . [X] .  .  . |",
+        "| .  . (X) O  .  .  . |",
+        "| . (X) O  O  .  .  . |",
+        "|(X) O  O  X  X  .  . |",
+    ]
+    won = [(r, c) for r, line in enumerate(lines) for c, piece in enumerate(line) if piece.win]
+    assert len(won) == 4

@@ -96,7 +96,7 @@ def test_won_lost_and_drawn_tictactoe_with_the_newest_agent(agents):
     assert "Game 2: you are O; the agent is X and moves first." in out
     assert "Game 3: you are X and move first; the agent is O." in out
     won = out.split("You win!")[0].splitlines()
-    assert " 1   X |[X]| X" in won  # the winning move, highlighted
+    assert " 1  (X)|[X]|(X)" in won  # the winning move in brackets, its line in parentheses
     lost = out.split("The agent wins.")[0].splitlines()
     assert " 3  [X]| O | O" in lost
     assert "score: you won 1, drew 1, lost 1" in out

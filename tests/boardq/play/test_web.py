@@ -114,13 +114,14 @@ def test_a_finished_game_counts_once_and_undo_keeps_it(web_client):
     assert [m["label"] for m in state["moves"]] == list("25416783")
     assert state["over"] and state["result"] == "lost" and state["to_move"] is None
     assert state["message"] == "The agent wins." and state["legal"] == []
+    assert sorted(state["win"]) == [[0, 2], [1, 1], [2, 0]]  # the line 3-5-7, marked
     assert state["score"] == {"won": 0, "drawn": 0, "lost": 1}
     status, data = web_client.request("POST", path(state, "move"), {"action": cell("6")})
     assert status == 409 and data["error"].startswith("the game is over")
     assert web_client.request("GET", path(state, "hints"))[0] == 409
     taken = web_client.ok("POST", path(state, "undo"))
     assert taken["score"]["lost"] == 1 and not taken["over"] and taken["ply"] == 6
-    assert (taken["result"], taken["scored"]) == (None, "lost")
+    assert (taken["result"], taken["scored"], taken["win"]) == (None, "lost", [])
     # The same game played to another end is not counted again: its first result is.
     again = play_out(web_client, taken, "9")  # you 9, agent 3 again: 7-5-3
     assert again["over"] and again["score"] == {"won": 0, "drawn": 0, "lost": 1}

@@ -20,5 +20,5 @@ def test_a_scripted_game_won_with_bad_input_hints_and_undo(
     assert "agent (O) plays a9" in out and "agent (O) plays d9" in out
     assert "the agent's values of your moves: " in out
     assert "took back your last move and the agent's reply" in out
-    assert " 1  X  X  X  X [X] .  .  .  .   1" in out
+    assert " 1 (X)(X)(X)(X)[X] .  .  .  .   1" in out  # the five that won, marked
     assert "You win!" in out and out.rstrip().endswith("bye")

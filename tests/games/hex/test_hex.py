@@ -110,3 +110,33 @@ def test_mcts_plays_on_a_mirror_that_agrees_with_shimmy():
 def test_players_that_need_rules_are_refused(spec):
     with pytest.raises(BoardqError, match="Hex"):
         check_spec(parse_spec(spec), GAME)
+
+
+def test_the_chain_that_won_is_marked_whole_and_nothing_else():
+    from boardq.boardtext import board_from_rows
+    from games.hex.text import winning_chain
+
+    # X's group joins the top and bottom rows (with a branch); O's group touches only
+    # the left edge, and X's lone stone joins nothing.
+    rows = [
+        "..X....",
+        ".XX....",
+        ".X.....",
+        "OX....X",
+        "OX.....",
+        "X......",
+        "X......",
+    ]
+    cells = winning_chain(board_from_rows(rows))
+    assert ["".join("#" if m else "." for m in row) for row in cells] == [
+        "..#....",
+        ".##....",
+        ".#.....",
+        ".#.....",
+        ".#.....",
+        "#......",
+        "#......",
+    ]
+    # O joins left and right along a row; X's column then joins nothing.
+    across = board_from_rows(["X......"] * 3 + ["OOOOOOO"] + ["X......"] * 3)
+    assert winning_chain(across)[3].all() and winning_chain(across).sum() == 7
