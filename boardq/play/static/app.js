@@ -5,7 +5,16 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 
-// How each game looks (colours only: where things are comes from the server's layout).
+// How each game looks (colours only: where things are comes from the server's layout),
+// and what wins it (for the help).
+const GOALS = {
+  tictactoe: "Three of your marks in a row, across, down or diagonally, win.",
+  connect_four: "Four of your discs in a row, across, down or diagonally, win.",
+  othello: "Place a disc so that it encloses a line of the agent's discs, which turn to yours. A move must turn at least one; with none, you pass. The most discs at the end win.",
+  gomoku: "Five or more of your stones in a row, across, down or diagonally, win.",
+  hex: "Red joins the red top and bottom edges, blue the blue left and right edges; the first chain across wins (there are no draws).",
+  go: "Surround more of the board than the agent: stones with no empty point next to their group are captured. Two passes in a row end the game; komi makes up for moving second.",
+};
 const LOOKS = {
   tictactoe: { style: "lines", board: "#fbfaf6", line: "#444", colours: ["#1f5fbf", "#c0392b"], names: ["X", "O"] },
   connect_four: { style: "holes", board: "#1f57c3", colours: ["#e53935", "#fdd835"], names: ["red", "yellow"] },
@@ -21,6 +30,8 @@ const page = {
   hints: null,   // {ply, values: {action: value}} for the state shown, or null
   busy: false,
   games: [],
+  cursor: null,  // [row, col] of the keyboard's cursor on the board
+  keyboard: false,  // the board is being played with the keyboard (the cursor shows)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -39,7 +50,11 @@ async function api(method, path, body) {
   } catch (_) {
     data = { error: `the server answered ${response.status}` };
   }
-  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(data.error || `the server answered ${response.status}`);
+    error.code = data.code;
+    throw error;
+  }
   return data;
 }
 
@@ -49,15 +64,33 @@ async function task(work, note) {
   page.busy = true;
   document.body.dataset.phase = "busy";
   showError("");
+  showNote("");
   if (note) $("status").textContent = note;
   try {
     await work();
   } catch (e) {
-    showError(e.message);
+    if (e.code === "unknown_session" && page.state) await startAfresh(e);
+    else showError(e.message);
   } finally {
     page.busy = false;
     render();
   }
+}
+
+// The server no longer has this page's game (it keeps the games used last): a new
+// game of the same game, in the same seat, and a note saying why.
+async function startAfresh(cause) {
+  const game = page.state.game.name;
+  try {
+    await receive(await api("POST", "/api/sessions", { game, seat: Number($("seat").value) }));
+    showNote("Your last game had expired on the server (it keeps the games played most recently), so a new game has started; the score starts again.");
+  } catch (e) {
+    showError(`${cause.message}; starting a new game failed too: ${e.message}`);
+  }
+}
+
+function showNote(text) {
+  $("note").textContent = text;
 }
 
 function showError(text) {
@@ -69,6 +102,8 @@ function sessionPath(action) {
 }
 
 async function receive(state) {
+  const sameBoard = page.state && page.state.game.name === state.game.name;
+  if (!sameBoard) page.cursor = null;
   page.state = state;
   page.hints = null;
   sessionStorage.setItem("boardq-session", state.session);
@@ -247,11 +282,28 @@ function drawPieces(svg, state, look, g) {
   }));
   const cell = state.last && state.last.cell;
   if (cell) el("circle", { cx: g.centre(...cell)[0], cy: g.centre(...cell)[1], r: g.size * 0.46, class: "last" }, svg);
+  drawWin(svg, state, g);
 }
+
+// The line (or Hex's chain) that won: a band through its cells, each cell ringed.
+function drawWin(svg, state, g) {
+  if (!state.win || state.win.length === 0) return;
+  for (const [r, c] of state.win) {
+    const [cx, cy] = g.centre(r, c);
+    el("circle", { cx, cy, r: g.size * 0.3, class: "win" }, svg);
+  }
+}
+
+// The hints' scale, from -1 (a loss for you) through 0 (a draw) to +1 (a win): purple,
+// grey, teal, colours no game's pieces or board use.
+const HEAT_STOPS = [[-1, [123, 31, 162]], [0, [189, 189, 189]], [1, [0, 131, 143]]];
 
 function heatColour(value) {
   const v = Math.max(-1, Math.min(1, value));
-  return `hsl(${Math.round(((v + 1) / 2) * 120)}, 80%, 45%)`;
+  const [[v0, c0], [v1, c1]] = v <= 0 ? [HEAT_STOPS[0], HEAT_STOPS[1]] : [HEAT_STOPS[1], HEAT_STOPS[2]];
+  const t = (v - v0) / (v1 - v0);
+  const rgb = c0.map((x, i) => Math.round(x + t * (c1[i] - x)));
+  return `rgb(${rgb.join(", ")})`;
 }
 
 // Where a move shows its value: its cell, or for a column the cell its piece lands on
@@ -271,11 +323,34 @@ function drawHeat(svg, state, look, g) {
     const value = values[place.action];
     const [r, c] = heatCell(state, place);
     const [x, y] = g.centre(r, c);
-    const colour = { fill: heatColour(value), "fill-opacity": 0.75, class: "heat" };
+    const colour = { fill: heatColour(value), "fill-opacity": 0.85, class: "heat" };
     if (look.style === "holes") el("circle", { cx: x, cy: y, r: g.size * 0.4, ...colour }, svg);
     else cellShape(g, r, c, colour, svg);
     if (value === best) el("circle", { cx: x, cy: y, r: g.size * 0.42, class: "best" }, svg);
     el("text", { x, y: y + 4, "text-anchor": "middle", class: "heat-value" }, svg).textContent = value.toFixed(2);
+  }
+}
+
+// Which action the keyboard's cursor plays: the place whose cells include it.
+function placeAt(state, cell) {
+  if (!cell) return null;
+  return state.layout.actions.find((p) => p.cells.some(([r, c]) => r === cell[0] && c === cell[1])) || null;
+}
+
+function drawCursor(svg, state, g) {
+  // Shown while the board has the keyboard's focus (not after a click of the mouse).
+  const board = $("board");
+  const keyboard = board.matches(":focus-visible") || (page.keyboard && document.activeElement === board);
+  if (!keyboard || !page.cursor) return;
+  const place = placeAt(state, page.cursor);
+  const attributes = { class: "cursor" };
+  if (place && place.kind === "column") {
+    const [x, top] = g.centre(...place.cells[0]);
+    const bottom = g.centre(...place.cells[place.cells.length - 1])[1];
+    el("rect", { x: x - g.size / 2 + 2, y: top - g.size / 2 + 2, width: g.size - 4,
+      height: bottom - top + g.size - 4, rx: 6, ...attributes }, svg);
+  } else {
+    cellShape(g, ...page.cursor, attributes, svg);
   }
 }
 
@@ -306,6 +381,7 @@ function drawBoard(state) {
   board.replaceChildren();
   const text = state.layout.kind !== "grid";
   $("textboard").hidden = !text;
+  board.hidden = text;
   if (text) {
     $("textboard").textContent = state.board;
     return;
@@ -319,6 +395,7 @@ function drawBoard(state) {
   drawHeat(svg, state, look, g);
   drawPieces(svg, state, look, g);
   drawTargets(svg, state, g);
+  drawCursor(svg, state, g);
   board.appendChild(svg);
 }
 
@@ -358,6 +435,7 @@ function statusText(state) {
 function render() {
   const state = page.state;
   document.body.dataset.phase = page.busy ? "busy" : !state ? "idle" : state.over ? "over" : "playing";
+  document.body.dataset.result = state && state.result ? state.result : "";
   $("new").disabled = page.busy || !$("game").value;
   $("undo").disabled = page.busy || !state || !state.can_undo;
   $("seat").disabled = page.busy;
@@ -375,9 +453,9 @@ function render() {
   drawButtons(state);
   const s = state.score;
   $("score").textContent = `You ${s.won} · Draws ${s.drawn} · Agent ${s.lost}`;
-  $("legend").textContent = `You are ${describeSeat(state, state.you)}; the agent is ${describeSeat(state, 1 - state.you)}.`
-    + (page.hints && page.hints.ply === state.ply ? " Hints: the agent's values of your moves, from -1 (red, a loss) to +1 (green, a win); its favourite is ringed." : "");
-  $("help").textContent = state.game.help;
+  $("legend").textContent = `You are ${describeSeat(state, state.you)}; the agent is ${describeSeat(state, 1 - state.you)}.`;
+  $("hint-legend").hidden = !(page.hints && page.hints.ply === state.ply);
+  drawHelp(state);
   const list = $("moves");
   list.replaceChildren();
   for (const m of state.moves) {
@@ -387,6 +465,85 @@ function render() {
     list.appendChild(item);
   }
   list.scrollTop = list.scrollHeight;
+}
+
+// How to play on this page (not the terminal's typing help): what wins, how to move
+// with the mouse and the keyboard, and what the controls do.
+function drawHelp(state) {
+  const box = $("help");
+  if (box.dataset.game === state.game.name) return;
+  box.dataset.game = state.game.name;
+  const kinds = new Set(state.layout.actions.map((p) => p.kind));
+  const keys = state.layout.actions.filter((p) => p.kind !== "button" && p.label.length === 1);
+  const lines = [];
+  if (GOALS[state.game.name]) lines.push(GOALS[state.game.name]);
+  if (state.layout.kind !== "grid") {
+    lines.push("Play a move by pressing its button under the board; the board is the game's own drawing.");
+  } else {
+    if (kinds.has("column")) lines.push("Click a column to drop your disc into it: it falls to the lowest empty cell.");
+    if (kinds.has("cell")) lines.push("Click an empty cell to play there; only legal moves can be clicked.");
+    if (kinds.has("button")) lines.push("Pass with the button under the board (only when the rules allow it).");
+    const number = keys.length ? ` or press a move's key (${keys[0].label}-${keys[keys.length - 1].label})` : "";
+    lines.push(`Keyboard: click the board or Tab to it, move the outlined cursor with the arrow keys, and press Enter or Space to play there${number}.`);
+  }
+  lines.push("The orange ring marks the last move; at the end, the line that won is ringed in white.");
+  lines.push("Hints colour each of your moves by the agent's value of it for you: purple a loss, grey a draw, teal a win (the scale is under the board).");
+  lines.push("Undo takes back your last move and the agent's reply; a finished game stays on the score. New game keeps the score; changing your seat starts a new game.");
+  if (state.max_depth > 0) lines.push("Lookahead: how many moves the agent searches before it plays (and for the hints).");
+  box.replaceChildren(...lines.map((line) => {
+    const item = document.createElement("p");
+    item.textContent = line;
+    return item;
+  }));
+}
+
+// -- the keyboard ---------------------------------------------------------------------
+function onBoardKey(event) {
+  const state = page.state;
+  if (!state || state.layout.kind !== "grid") return;
+  page.keyboard = true;
+  if (!page.cursor) page.cursor = firstCell(state);
+  const { rows, cols } = state.layout;
+  const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+  if (moves[event.key]) {
+    event.preventDefault();
+    const [r, c] = page.cursor || [0, 0];
+    const [dr, dc] = moves[event.key];
+    page.cursor = [Math.max(0, Math.min(rows - 1, r + dr)), Math.max(0, Math.min(cols - 1, c + dc))];
+    render();
+    return;
+  }
+  if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    const place = placeAt(state, page.cursor);
+    if (place) move(place.action);
+    return;
+  }
+  const keyed = state.layout.actions.find((p) => p.kind !== "button" && p.label === event.key);
+  if (keyed) {
+    event.preventDefault();
+    page.cursor = [...keyed.cells[keyed.cells.length - 1]];
+    move(keyed.action);
+  }
+}
+
+// The cursor shows when the keyboard brings the focus. A click focuses the board too,
+// but drawing then would replace the cell under the mouse before its click lands.
+function onBoardFocus() {
+  const state = page.state;
+  if (!state || state.layout.kind !== "grid" || !$("board").matches(":focus-visible")) return;
+  if (!page.cursor) page.cursor = firstCell(state);
+  render();
+}
+
+// Where the cursor starts: the first legal move's cell (a column's bottom cell).
+function firstCell(state) {
+  const first = state.layout.actions.find((p) => state.legal.includes(p.action) && p.cells.length);
+  return first ? [...first.cells[first.cells.length - 1]] : [0, 0];
+}
+
+function onBoardBlur() {
+  if ($("board").querySelector(".cursor")) render();
 }
 
 function drawDepth(state) {
@@ -414,6 +571,10 @@ async function start() {
   $("hints").addEventListener("change", toggleHints);
   $("new").addEventListener("click", newGame);
   $("undo").addEventListener("click", undo);
+  $("board").addEventListener("keydown", onBoardKey);
+  $("board").addEventListener("focus", onBoardFocus);
+  $("board").addEventListener("blur", onBoardBlur);
+  $("board").addEventListener("mousedown", () => { page.keyboard = false; });
   let listing;
   try {
     listing = await api("GET", "/api/games");

@@ -23,6 +23,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SETTLED = "() => document.body.dataset.phase && document.body.dataset.phase !== 'busy'"
+WAIT_MS = 120_000  # the first game loads its agent (TensorFlow) on a machine that may be busy
 
 
 @pytest.fixture(scope="module")
@@ -46,9 +47,11 @@ def browser():
 def page(browser, web_client):
     context = browser.new_context(viewport={"width": 1000, "height": 800})
     page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.errors = errors
     page.goto(web_client.url)
     page.wait_for_function(SETTLED)
     yield page
@@ -71,6 +74,9 @@ def test_a_whole_game_of_tictactoe_by_clicks(page):
     page.check("#hints")
     page.wait_for_function("() => document.querySelectorAll('#board .heat').length === 9")
     assert page.locator("#board .heat-value").count() == 9
+    assert page.locator("#hint-legend").is_visible()  # the hints' scale, explained
+    assert "Three of your marks in a row" in page.locator("#help").text_content()
+    assert "Type a move" not in page.locator("#help").text_content()  # not the terminal's
 
     click_first_legal_cell(page)  # the top left cell; the agent takes the centre
     assert page.inner_text("#status") == "The agent played 5 (b2). Your move, X."
@@ -90,11 +96,70 @@ def test_a_whole_game_of_tictactoe_by_clicks(page):
     assert page.inner_text("#status") == "The agent wins. New game to play again."
     assert page.inner_text("#score") == "You 0 · Draws 0 · Agent 1"
     assert page.locator("#board .target").count() == 0
+    assert page.locator("#board .win").count() == 3  # the line 3-5-7, ringed
+    assert colour_of(page, "#status") == "rgb(179, 38, 30)"  # a loss in red, not green
+    page.click("#undo")  # undo after the end: the game stays on the score
+    page.wait_for_function(SETTLED)
+    assert page.inner_text("#score") == "You 0 · Draws 0 · Agent 1"
+    assert page.locator("#board .win").count() == 0
 
     page.select_option("#seat", "1")  # move second: a new game, the agent opens
     page.wait_for_function(SETTLED)
     assert page.locator("#moves li").all_inner_texts() == ["agent: 5"]
     assert page.inner_text("#score") == "You 0 · Draws 0 · Agent 1"
+
+
+def colour_of(page, selector: str) -> str:
+    return page.eval_on_selector(selector, "e => getComputedStyle(e).color")
+
+
+def moves_shown(page) -> list[str]:
+    return page.locator("#moves li").all_inner_texts()
+
+
+def test_keyboard_play_with_a_visible_cursor(page):
+    page.focus("#board")
+    page.keyboard.press("ArrowRight")  # from the first cell (top left) to the top middle
+    page.keyboard.press("ArrowDown")  # the centre
+    assert page.locator("#board .cursor").count() == 1
+    assert page.eval_on_selector("#board", "e => getComputedStyle(e).outlineStyle") == "solid"
+    page.keyboard.press("Enter")
+    page.wait_for_function(SETTLED)
+    assert moves_shown(page) == ["you: 5", "agent: 1"]
+    page.keyboard.press("9")  # a cell by its number
+    page.wait_for_function(SETTLED)
+    assert moves_shown(page) == ["you: 5", "agent: 1", "you: 9", "agent: 7"]
+    # Connect Four: a column by its number; the disc drops.
+    page.select_option("#game", "connect_four")
+    page.wait_for_function(SETTLED)
+    page.focus("#board")
+    page.keyboard.press("4")
+    page.wait_for_function(SETTLED)
+    assert moves_shown(page) == ["you: 4", "agent: 4"]
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Space")
+    page.wait_for_function(SETTLED)
+    assert moves_shown(page)[2] == "you: 3"
+
+
+def test_an_expired_session_starts_a_new_game_with_a_note(page, web_client):
+    click_first_legal_cell(page)
+    assert moves_shown(page) == ["you: 1", "agent: 5"]
+    session = page.evaluate("() => sessionStorage.getItem('boardq-session')")
+    web_client.app.sessions.drop(session)  # what the server does to its oldest sessions
+    click_first_legal_cell(page)
+    # The browser logs the one 404 (of the move in the expired session); nothing else.
+    assert page.errors == [
+        "Failed to load resource: the server responded with a status of 404 (Not Found)"
+    ]
+    page.errors.clear()
+    assert "Your last game had expired" in page.inner_text("#note")
+    assert page.inner_text("#error") == ""
+    assert page.inner_text("#status") == "You move first. Your move, X."
+    assert moves_shown(page) == [] and page.locator("#board .target").count() == 9
+    assert page.evaluate("() => sessionStorage.getItem('boardq-session')") != session
+    click_first_legal_cell(page)  # and the new game plays
+    assert moves_shown(page) == ["you: 1", "agent: 5"] and page.inner_text("#note") == ""
 
 
 def test_boardq_serve_connect_four_plays_a_whole_game_by_clicks(browser, tmp_path):
