@@ -6,7 +6,8 @@ the session; `Sessions` keeps the sessions by id. Every method that changes a se
 checks the request first and raises `RequestError` (an HTTP status and a message for
 the person) before anything changes. No HTTP and no TensorFlow here: the agent is
 anything with `act(observation, search_depth)` and `q_values(observation,
-search_depth)` (`boardq.players.agent.Agent`).
+search_depth)` (`boardq.players.agent.Agent`). A session's moves so far are
+`session.match.moves` (action numbers, in order; `match.mover_of(i)` says whose).
 """
 
 from __future__ import annotations
@@ -143,7 +144,11 @@ class WebSession:
         self._agent_turns()
 
     def undo(self) -> None:
-        """Takes back the person's last move and what the agent replied to it."""
+        """Takes back the person's last move and what the agent replied to it.
+
+        After the end of a game too; the game's result stays on the score, and playing
+        it to another end does not count again.
+        """
         mine = [i for i in range(len(self.match.moves)) if self.match.mover_of(i) == self.seat]
         if not mine:
             raise RequestError(409, "nothing to undo: you have not moved yet in this game")
