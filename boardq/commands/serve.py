@@ -38,8 +38,10 @@ def add_command(subparsers) -> None:
         "serve",
         help="play against a trained agent in the browser",
         description="Serve a web page where you play a game against a trained agent by "
-        "clicking the board: hints, undo, new game, your seat, the agent's lookahead and "
-        "the session's score. Ctrl-C stops the server.",
+        "clicking the board or with the keyboard: hints, undo, new game, your seat, the "
+        "agent's lookahead and the session's score. The server answers only to its own "
+        "address (and --allow-host names) and takes moves only from its own page. Ctrl-C "
+        "stops the server.",
         epilog="exit codes: 0 stopped with Ctrl-C, 1 unknown game, no agent or address "
         "in use, 2 bad command line",
     )
