@@ -14,8 +14,9 @@ import numpy as np
 
 from boardq.config import NetworkConfig
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
+from boardq.gtp import GtpDialect
 from boardq.symmetry import DIHEDRAL, board_symmetries
-from games.go.env import display_board, make_go_env
+from games.go.env import area_score, display_board, make_go_env
 from games.go.text import SIZE, TEXT
 from games.presets import BOARD_GAME
 
@@ -70,4 +71,13 @@ GAME = Game(
     board_of=display_board,
     players=(),
     bundled_agent=bundled_agent_file(__name__),
+    # GTP's vertices are the board's own labels (A1-J9 without I, row 1 at the bottom).
+    gtp=GtpDialect(
+        size=SIZE,
+        letters=TEXT.grid.letters,
+        bottom_up=True,
+        pass_action=_POINTS,
+        komi=KOMI,
+        score=area_score,
+    ),
 )
