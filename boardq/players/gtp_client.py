@@ -40,6 +40,8 @@ DEFAULT_TIMEOUT_SEC = 120.0
 """How long an engine may think over one command before the match stops."""
 ENGINE_DIRS = ("/usr/games",)
 """Looked in after PATH: Debian installs gnugo and gtp-rhino there, off root's PATH."""
+HANDSHAKE_TIMEOUT_SEC = 30.0
+"""How long an engine may take to answer its first command (loading its own files)."""
 _QUIT_GRACE_SEC = 2.0
 _STDERR_TAIL_CHARS = 300
 
@@ -132,9 +134,10 @@ class GtpEngine:
 
     def _handshake(self) -> None:
         try:
-            version = self.send("protocol_version")
+            version = self.send("protocol_version", min(self.timeout_sec, HANDSHAKE_TIMEOUT_SEC))
         except EngineError as e:
-            raise EngineError(f"{self.command!r} is not a GTP engine: {e}") from None
+            hint = " (GNU Go needs --mode gtp)" if self.program.name == "gnugo" else ""
+            raise EngineError(f"{self.command!r} is not a GTP engine{hint}: {e}") from None
         if version.strip() not in {"1", "2"}:
             raise EngineError(
                 f"{self.command!r} is not a GTP engine: protocol_version gave {version!r}"
