@@ -20,9 +20,9 @@ from boardq.players.opponents import (
     RandomPlayer,
     WinBlockPlayer,
 )
-from boardq.players.specs import Kind, PlayerSpec
+from boardq.players.specs import Kind, PlayerSpec, parse_ladder
 
-__all__ = ["SOLVABLE_GAMES", "PlayerFactory", "check_spec", "check_symmetric"]
+__all__ = ["SOLVABLE_GAMES", "PlayerFactory", "check_spec", "check_symmetric", "ladder_specs"]
 
 SOLVABLE_GAMES = frozenset({"tictactoe"})
 """Games small enough for `perfect` (tic-tac-toe has 5,478 positions)."""
@@ -120,6 +120,35 @@ def check_spec(spec: PlayerSpec, game, need_path: bool = False) -> None:
             raise AgentFileError(
                 f"{spec.path} is an agent for {header.get('game')!r}, not for {game.name!r}"
             )
+
+
+def ladder_specs(text: str, game, check: bool = True) -> tuple[list[PlayerSpec], list[str]]:
+    """An evaluation ladder's players that can play here, and a line per engine left out.
+
+    A rung whose engine (`gtp:COMMAND`) is not installed is left out, not an error:
+    the presets name GNU Go and GRhino, which not every machine has. With `check`,
+    every other rung is checked as `check_spec` checks it.
+
+    Raises:
+        ConfigError: the ladder's text is not a list of players.
+        BoardqError: a player that cannot play this game.
+    """
+    from boardq.players.gtp_client import find_program, split_command
+
+    specs, notes = [], []
+    for spec in parse_ladder(text):
+        if spec.kind is Kind.GTP and game.gtp is not None:
+            program = split_command(spec.command)[0]
+            if find_program(program) is None:
+                notes.append(
+                    f"evaluation ladder: {spec.name} left out: {program!r} is not installed "
+                    "(Debian: apt-get install gnugo grhino)"
+                )
+                continue
+        if check:
+            check_spec(spec, game)
+        specs.append(spec)
+    return specs, notes
 
 
 class PlayerFactory:

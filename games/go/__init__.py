@@ -34,7 +34,9 @@ PRESET = BOARD_GAME.replace(
     replay_ratio=16.0,
     discount=0.995,
     eval_every_sec=300.0,
-    eval_ladder="random,mcts:50",
+    # GNU Go (Debian's gnugo) decides which agent is the best (boardq.training.ladder);
+    # where it is not installed, the rung is left out with one line.
+    eval_ladder="random,mcts:50,gtp:gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead",
     eval_games=20,
     # One run after the other, 20 minutes each: the MLP 512, 256 won 86% / 99% against random (its
     # losses as black: passing back while under the komi); this small convolutional

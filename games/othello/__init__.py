@@ -20,8 +20,11 @@ PRESET = BOARD_GAME.replace(
     game="othello",
     # A game lasts ~60 moves: exploration decays over more of them.
     epsilon_decay_transitions=2_000_000,
-    eval_ladder="random,greedy,mcts:50",
+    # GRhino (Debian's grhino) decides which agent is the best (boardq.training.ladder);
+    # where it is not installed, the rung is left out with one line.
+    eval_ladder="random,greedy,mcts:50,gtp:gtp-rhino -l 1",
 )
+
 
 def disc_score(env: Any) -> float:
     """Black's discs minus white's on an Othello env's board (black moves first)."""
