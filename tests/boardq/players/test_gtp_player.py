@@ -236,3 +236,48 @@ def test_grhino_gets_openings_and_its_count_agrees(no_process_left):
         assert summary["engine/scored"] == 4.0 and summary["engine/disagreements"] == 0.0
     finally:
         engine.close()
+
+
+class Moves:
+    """An observer that keeps the moves of a game."""
+
+    def new_game(self):
+        self.actions = []
+
+    def moved(self, action, result):
+        self.actions.append(action)
+
+
+def forced_pass_opening() -> tuple[int, int]:
+    """(seed, plies): random Othello moves of that seed reach a position whose mover
+    can only pass (the random moves `Openings` plays, move for move)."""
+    import numpy as np
+
+    from boardq.play.match import Match
+
+    for seed in range(1000):
+        match, player = Match(OTHELLO), RandomPlayer(seed)
+        while not match.over:
+            if np.flatnonzero(match.legal()).tolist() == [OTHELLO.gtp.pass_action]:
+                return seed, len(match.moves)
+            match.play(player.act(match.observation()))
+    raise AssertionError("no forced pass in 1000 random games")
+
+
+@needs_grhino
+@pytest.mark.parametrize("engine_seat", [0, 1])
+def test_forced_passes_with_grhino_either_side(no_process_left, engine_seat):
+    seed, plies = forced_pass_opening()
+    engine = GtpPlayer(OTHELLO, "gtp-rhino -l 1")
+    try:
+        players = [RandomPlayer(seed)]
+        players.insert(engine_seat, engine)
+        # The opening ends where the side to move must pass: GRhino either answers
+        # genmove with pass, or is not told of the random player's pass (it refuses that).
+        moves = Moves()
+        play_game(OTHELLO.make_env, players, 0, [moves], Openings(plies), opening_seed=seed)
+        assert moves.actions[plies] == OTHELLO.gtp.pass_action  # the forced pass was played
+        assert engine.summary()["engine/scored"] == 1.0
+        assert engine.summary()["engine/disagreements"] == 0.0
+    finally:
+        engine.close()
