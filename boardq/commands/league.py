@@ -109,11 +109,12 @@ def run(args: argparse.Namespace) -> int:
         check_spec(spec, game, need_path=True)
     warn_engines(specs, game, "league")
     progress = GameProgress(len(specs) * (len(specs) - 1) * args.games)  # every pairing, 2 seats
-    t0 = time.perf_counter()
-    with PlayerFactory(game, symmetric=args.symmetric) as factory, progress:
+    with PlayerFactory(game, symmetric=args.symmetric) as factory:  # it ends the engines
         players = [factory.make(spec, args.seed + k) for k, spec in enumerate(specs)]
-        watchers = [*rule_checks(game), progress]
-        wins, draws = round_robin(players, game.make_env, args.games, args.seed, watchers)
+        t0 = time.perf_counter()
+        with progress:
+            watchers = [*rule_checks(game), progress]
+            wins, draws = round_robin(players, game.make_env, args.games, args.seed, watchers)
     seconds = time.perf_counter() - t0
     ratings = rate([s.name for s in specs], wins, draws, 0, np.random.default_rng(args.seed))
     timeline = []  # (snapshot, rating) in training order
