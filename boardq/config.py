@@ -162,7 +162,8 @@ class TrainConfig(ExecutionSettings):
         "random",
         group="run",
         help="opponents of the evaluation during training, comma-separated, as boardq "
-        "evaluate names them (random, winblock, perfect, mcts:N, agent:PATH; empty: none)",
+        "evaluate names them (random, winblock, perfect, mcts:N, agent:PATH, gtp:COMMAND; "
+        "a player with a comma in double quotes; empty: none)",
     )
     eval_every_sec: float = setting(
         30.0,

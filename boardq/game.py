@@ -13,6 +13,7 @@ import numpy as np
 from boardq.boardtext import BoardText
 from boardq.config import TrainConfig
 from boardq.errors import BoardqError
+from boardq.gtp import GtpDialect
 from boardq.symmetry import Symmetry
 
 __all__ = [
@@ -131,6 +132,8 @@ class Game:
         (`winblock`, `greedy`, `line`); they need `rules` too.
       bundled_agent: the trained agent that comes with the install (package data, see
         `bundled_agent_file`), or None.
+      gtp: how its moves are named over GTP (`boardq.gtp`), for engines as opponents
+        (`gtp:COMMAND`) and `boardq gtp`; None where they have no GTP names.
     """
 
     name: str
@@ -148,6 +151,7 @@ class Game:
     board_of: Callable[[Any], Any] | None = None
     players: tuple[str, ...] = ("winblock",)
     bundled_agent: Path | None = None
+    gtp: GtpDialect | None = None
 
     @property
     def dir_name(self) -> str:

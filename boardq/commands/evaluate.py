@@ -1,7 +1,9 @@
 """`boardq evaluate`: a trained agent against reference opponents, from both seats.
 
 Opponents are player specs (`boardq.players.specs`): random, winblock, perfect, mcts:N,
-agent:PATH, search:D[:PATH]. Scores count a win 1, a draw 0.5 and a loss 0; each comes
+agent:PATH, search:D[:PATH], gtp:COMMAND (a GTP engine such as GNU Go or GRhino: how
+its games were varied and, where it counts the games itself, how often its count and
+boardq's disagree are printed too). Scores count a win 1, a draw 0.5 and a loss 0; each comes
 with its 95% (Wilson) interval. Where OpenSpiel is installed and has the game, every
 game is also played on an OpenSpiel state, which must agree with PettingZoo on every
 end and winner. While they play, the games played out of the total go to stderr (a
@@ -20,6 +22,7 @@ import time
 from boardq.commands.args import counted, number
 from boardq.commands.progress import GameProgress
 from boardq.players.factory import check_symmetric
+from boardq.players.gtp_player import DEFAULT_OPENING_PLIES
 from boardq.players.specs import FORMS, Kind, PlayerSpec, parse_spec
 
 __all__ = ["SCORE_CONVENTION", "add_command", "default_opponents", "format_results", "run"]
@@ -76,6 +79,15 @@ def add_command(sub) -> None:
         "--games", type=number(int, minimum=1), default=100, help="games per seat (default 100)"
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the opponents' choices")
+    p.add_argument(
+        "--opening-plies",
+        type=number(int, minimum=0),
+        default=None,
+        metavar="N",
+        help="open each game with N seeded random moves, the same for both seats (default: "
+        f"{DEFAULT_OPENING_PLIES} against an engine that takes no seed, such as GRhino, "
+        "else 0)",
+    )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(func=run, needs_tensorflow=False)
 
@@ -102,9 +114,7 @@ def default_opponents(game) -> list[PlayerSpec]:
 def run(args: argparse.Namespace) -> int:
     """Runs `boardq evaluate`; returns the exit code."""
     from boardq.catalog import get_game
-    from boardq.players.evaluation import evaluate
     from boardq.players.factory import PlayerFactory, check_spec
-    from boardq.players.openspiel_bot import rule_checks
 
     game = get_game(args.game)
     if args.symmetric:
@@ -113,24 +123,11 @@ def run(args: argparse.Namespace) -> int:
     # Everything that can be refused is refused before TensorFlow loads (seconds).
     for spec in [PlayerSpec(Kind.AGENT, "agent", path=args.agent), *specs]:
         check_spec(spec, game)
-    progress = GameProgress(2 * args.games * len(specs))  # on stderr while the games play
+    warn_engines(specs, game, "evaluate")
     # Agents play as their runs chose (averaged or not) unless --[no-]symmetric says.
-    factory = PlayerFactory(game, symmetric=None)
-    factory.evaluated = agent = factory.agent(args.agent, symmetric=args.symmetric)
-    player = agent.searcher(args.search) if args.search else agent
-    observers = rule_checks(game)
-    watchers = [*observers, progress]
-    results = {}
-    with progress:
-        for spec in specs:
-            progress.label = f"vs {spec.name}"
-            t0 = time.perf_counter()
-            opponent = factory.make(spec, args.seed)
-            r = evaluate(
-                player, opponent, game.make_env, args.games, seed=args.seed, observers=watchers
-            )
-            r["seconds"] = time.perf_counter() - t0
-            results[spec.name] = r
+    with PlayerFactory(game, symmetric=None) as factory:
+        factory.evaluated = agent = factory.agent(args.agent, symmetric=args.symmetric)
+        results, engines, checked = _play(args, game, factory, specs)
     header = {
         "game": game.name,
         "agent": str(agent.path),
@@ -139,13 +136,66 @@ def run(args: argparse.Namespace) -> int:
         "symmetric_as_its_run_chose": args.symmetric is None,
         "games_per_seat": args.games,
         "score": SCORE_CONVENTION,
-        "rules_checked_by_openspiel": bool(observers),
+        "rules_checked_by_openspiel": checked,
     }
+    if engines:
+        header["engines"] = engines
     if args.json:
         print(json.dumps({**header, "opponents": results}, indent=2))
     else:
         print("\n".join(format_results(game.title, header, results)))
     return 0
+
+
+def _play(args, game, factory, specs) -> tuple[dict, dict, bool]:
+    """Plays each opponent; (results by opponent, engines' notes, rules cross-checked)."""
+    from boardq.players.evaluation import Openings, evaluate
+    from boardq.players.gtp_player import GtpPlayer, opening_plies
+    from boardq.players.openspiel_bot import rule_checks
+
+    player = factory.evaluated.searcher(args.search) if args.search else factory.evaluated
+    progress = GameProgress(2 * args.games * len(specs))  # on stderr while the games play
+    observers = rule_checks(game)
+    results, engines = {}, {}
+    with progress:
+        for spec in specs:
+            progress.label = f"vs {spec.name}"
+            t0 = time.perf_counter()
+            opponent = factory.make(spec, args.seed)
+            plies = opening_plies(opponent) if args.opening_plies is None else args.opening_plies
+            avoid = game.gtp.pass_action if game.gtp is not None else None
+            r = evaluate(
+                player,
+                opponent,
+                game.make_env,
+                args.games,
+                seed=args.seed,
+                observers=[*observers, progress],
+                openings=Openings(plies, avoid),
+            )
+            r["seconds"] = time.perf_counter() - t0
+            r["opening_plies"] = float(plies)
+            if isinstance(opponent, GtpPlayer):
+                r.update(opponent.summary())
+                engines[spec.name] = {
+                    "engine": opponent.title,
+                    "varied": opponent.varied,
+                    "disagreeing_games": opponent.disagreed,
+                }
+            results[spec.name] = r
+    return results, engines, bool(observers)
+
+
+def warn_engines(specs, game, command: str) -> None:
+    """Says on stderr what looks wrong with the engines' command lines (GNU Go's flags)."""
+    import sys
+
+    from boardq.players.gtp_player import engine_warnings
+
+    for spec in specs:
+        if spec.kind is Kind.GTP:
+            for note in engine_warnings(spec.command, game):
+                print(f"boardq {command}: warning: {spec.name}: {note}", file=sys.stderr)
 
 
 def format_results(title: str, header: dict, results: dict[str, dict[str, float]]) -> list[str]:
@@ -156,22 +206,50 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
         how += f", values averaged over {header['symmetries']} symmetries"
         if header.get("symmetric_as_its_run_chose"):
             how += " as its run chose"
+    width = max([16, *(len(name) for name in results)])
     lines = [
         f"{title}: {header['agent']} ({how}), {counted(header['games_per_seat'], 'game')} per seat",
         "score = mean points per game (win 1, draw 0.5, loss 0), with its 95% interval",
-        f"  {'opponent':<16} {'seat':<7} {'win':>5} {'draw':>5} {'loss':>5}  score  interval",
+        f"  {'opponent':<{width}} {'seat':<7} {'win':>5} {'draw':>5} {'loss':>5}  score  interval",
     ]
     for name, r in results.items():
         for i, (seat, prefix) in enumerate((("first", "first/"), ("second", "second/"))):
             games = r[f"{prefix}games"]
             counts = [round(r[f"{prefix}{k}"] * games) for k in ("win", "draw", "loss")]
             lines.append(
-                f"  {name if i == 0 else '':<16} {seat:<7} {counts[0]:>5} {counts[1]:>5} "
+                f"  {name if i == 0 else '':<{width}} {seat:<7} {counts[0]:>5} {counts[1]:>5} "
                 f"{counts[2]:>5}  {_score(r, prefix)}"
             )
-        lines.append(f"  {'':<16} {'both':<7} {'':>17}  {_score(r, '')}  ({r['seconds']:.1f} s)")
+        lines.append(
+            f"  {'':<{width}} {'both':<7} {'':>17}  {_score(r, '')}  ({r['seconds']:.1f} s)"
+        )
+    for name, r in results.items():
+        lines += _varied(name, r, header.get("engines", {}).get(name))
     if not header["rules_checked_by_openspiel"]:
         lines.append("(rules not cross-checked: OpenSpiel is not installed or lacks the game)")
+    return lines
+
+
+def _varied(name: str, r: dict[str, float], engine: dict | None) -> list[str]:
+    """How the games against `name` were varied, and what the engine's own count said."""
+    plies = int(r.get("opening_plies", 0))
+    opening = f"{counted(plies, 'random opening move')}, the same for both seats"
+    if engine is None:
+        return [f"{name}: games opened with {opening}"] if plies else []
+    how = [engine["varied"]] if engine["varied"] else ["nothing: it takes no seed"]
+    how = ([] if plies and not engine["varied"] else how) + ([opening] if plies else [])
+    lines = [f"{name}: {engine['engine']}; games varied by {'; '.join(how)}"]
+    scored = int(r.get("engine/scored", 0))
+    if scored:
+        count = (
+            f"its own count (final_score) disagreed with boardq's result in "
+            f"{int(r['engine/disagreements'])} of {scored} games"
+        )
+        if "engine/opponent_margin" in r:
+            count += f"; it gave the agent a mean lead of {r['engine/opponent_margin']:+.1f}"
+        lines.append(f"  {count}")
+    if r.get("engine/resigned"):
+        lines.append(f"  it resigned {counted(int(r['engine/resigned']), 'game')}")
     return lines
 
 

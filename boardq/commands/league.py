@@ -1,7 +1,7 @@
 """`boardq league`: a round robin between players, rated in Elo.
 
 Players are specs as for `evaluate --opponent` (random, winblock, perfect, mcts:N,
-agent:PATH, search:D:PATH) or bare paths of agent files and run directories. The
+agent:PATH, search:D:PATH, gtp:COMMAND) or bare paths of agent files and run directories. The
 `random` player is always in (it anchors the ratings at 0). With `--run RUN_DIR` the
 agents the run kept over time (RUN_DIR/agents/agent-<step>.npz) join, the table lists
 them in training order, and a PNG of rating against training time is written. With
@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from boardq.commands.args import counted, number
+from boardq.commands.evaluate import warn_engines
 from boardq.commands.progress import GameProgress
 from boardq.players.specs import FORMS, Kind, PlayerSpec, parse_league_player, parse_spec
 
@@ -106,13 +107,14 @@ def run(args: argparse.Namespace) -> int:
         raise BoardqError("a league needs at least one player besides random")
     for spec in specs:  # everything that can be refused, before TensorFlow loads
         check_spec(spec, game, need_path=True)
+    warn_engines(specs, game, "league")
     progress = GameProgress(len(specs) * (len(specs) - 1) * args.games)  # every pairing, 2 seats
-    factory = PlayerFactory(game, symmetric=args.symmetric)
-    players = [factory.make(spec, args.seed + k) for k, spec in enumerate(specs)]
-    t0 = time.perf_counter()
-    with progress:
-        watchers = [*rule_checks(game), progress]
-        wins, draws = round_robin(players, game.make_env, args.games, args.seed, watchers)
+    with PlayerFactory(game, symmetric=args.symmetric) as factory:  # it ends the engines
+        players = [factory.make(spec, args.seed + k) for k, spec in enumerate(specs)]
+        t0 = time.perf_counter()
+        with progress:
+            watchers = [*rule_checks(game), progress]
+            wins, draws = round_robin(players, game.make_env, args.games, args.seed, watchers)
     seconds = time.perf_counter() - t0
     ratings = rate([s.name for s in specs], wins, draws, 0, np.random.default_rng(args.seed))
     timeline = []  # (snapshot, rating) in training order

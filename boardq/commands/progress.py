@@ -104,6 +104,10 @@ class GameProgress:
     def new_game(self) -> None:
         """A game starts (nothing to show until it ends)."""
 
+    def resigned(self, result: int) -> None:
+        """A game ended by resignation: it counts."""
+        self.moved(-1, result)
+
     def moved(self, action: int, result: int | None) -> None:
         """A move was played; a game that ended with it counts."""
         if result is None:

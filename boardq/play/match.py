@@ -33,6 +33,11 @@ class Match:
         return env
 
     @property
+    def env(self):
+        """The environment (read it; moves go through `play` and `take_back`)."""
+        return self._env
+
+    @property
     def over(self) -> bool:
         """Whether the game has ended (a win, or a full board)."""
         env = self._env

@@ -5,9 +5,15 @@ PettingZoo dict `{"observation": planes, "action_mask": mask}` for the player to
 The reference players (random, win/block, perfect) live in `boardq.players.opponents` and are
 re-exported here.
 
-Players that keep their own copy of the game (the OpenSpiel MCTS bot) and referees
-that check the rules also implement `MoveObserver`: `play_game` tells them when a game
-starts and every move played, with the result once the game has ended.
+Players that keep their own copy of the game (the OpenSpiel MCTS bot, GTP engines) and
+referees that check the rules also implement `MoveObserver`: `play_game` tells them when
+a game starts and every move played, with the result once the game has ended. A player
+that resigns (a GTP engine answering `resign`) raises `Resigned` from `act`: it loses,
+and observers that implement `resigned` are told.
+
+Games between deterministic players repeat. `Openings` start each game with a few
+seeded random moves, played by neither player; `evaluate` gives a game and the game
+with the seats swapped the same opening.
 
 Scores count a win 1, a draw 0.5 and a loss 0 (the convention of Elo ratings), so a
 score is the mean points per game in [0, 1]; 0.5 is an even match.
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -30,9 +37,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MoveObserver",
+    "Openings",
     "PerfectPlayer",
     "Player",
     "RandomPlayer",
+    "ResignationObserver",
+    "Resigned",
     "WinBlockPlayer",
     "evaluate",
     "play_game",
@@ -71,11 +81,47 @@ class MoveObserver(Protocol):
         ...
 
 
+class Resigned(Exception):  # noqa: N818 (what a player does, not a failure)
+    """Raised by a player's `act` to resign the game: it loses."""
+
+
+@dataclass(frozen=True)
+class Openings:
+    """Each game opens with `plies` uniformly random legal moves, played by neither player.
+
+    Attributes:
+        plies: the random moves (0: none).
+        avoid: an action played only when it is the only legal one (Go's pass: a random
+            pass would hand the game's end to chance).
+    """
+
+    plies: int = 0
+    avoid: int | None = None
+
+    def player(self, seed: int) -> Player:
+        """The opening's mover for the game of `seed` (the same seed, the same opening)."""
+        return _OpeningMover(self.avoid, seed)
+
+
+class _OpeningMover(RandomPlayer):
+    def __init__(self, avoid: int | None, seed: int) -> None:
+        super().__init__(seed)
+        self._avoid = avoid
+
+    def act(self, observation: Observation) -> int:
+        mask = np.asarray(observation["action_mask"], bool).copy()
+        if self._avoid is not None and mask.sum() > 1:
+            mask[self._avoid] = False
+        return super().act({"action_mask": mask})
+
+
 def play_game(
     make_env: Callable[[], AECEnv],
     players: Sequence[Player],
     seed: int,
     observers: Sequence[MoveObserver] = (),
+    openings: Openings | None = None,
+    opening_seed: int | None = None,
 ) -> int:
     """Plays one game in a fresh AEC environment.
 
@@ -86,10 +132,13 @@ def play_game(
         seed: seed passed to `env.reset`.
         observers: told of the game's start and of every move, besides those players
             that are `MoveObserver`s themselves.
+        openings: the game's first moves are random (`Openings`); None: none.
+        opening_seed: the seed of those moves (default `seed`).
 
     Returns:
         +1 if `players[0]` won, -1 if `players[1]` won, 0 for a draw. An illegal move
-        loses (PettingZoo gives the offender -1 and the other player 0).
+        loses (PettingZoo gives the offender -1 and the other player 0), and so does
+        resigning (`Resigned`).
     """
     if len(players) != 2:
         raise ValueError(f"expected two players, got {len(players)}")
@@ -102,21 +151,50 @@ def play_game(
             raise RuntimeError(f"expected {first!r} to move first, got {env.agent_selection!r}")
         for watcher in watchers:
             watcher.new_game()
-        return _run_game(env, dict(zip((first, second), players, strict=True)), watchers)
+        seats = dict(zip((first, second), players, strict=True))
+        opening = None
+        if openings is not None and openings.plies > 0:
+            opening_seed = seed if opening_seed is None else opening_seed
+            opening = (openings.plies, openings.player(opening_seed))
+        try:
+            return _run_game(env, seats, watchers, opening)
+        except Resigned:
+            result = 1 if env.agent_selection == second else -1
+            for watcher in watchers:
+                if isinstance(watcher, ResignationObserver):
+                    watcher.resigned(result)
+            return result
     finally:
         env.close()
 
 
-def _run_game(env: AECEnv, seats: Mapping[Any, Player], watchers: Sequence[MoveObserver]) -> int:
+@runtime_checkable
+class ResignationObserver(Protocol):
+    """A `MoveObserver` that also follows games that end by resignation."""
+
+    def resigned(self, result: int) -> None:
+        """The player to move resigned; `result` as in `MoveObserver.moved`."""
+        ...
+
+
+def _run_game(
+    env: AECEnv,
+    seats: Mapping[Any, Player],
+    watchers: Sequence[MoveObserver],
+    opening: tuple[int, Player] | None = None,
+) -> int:
     """Runs the AEC loop to the end; returns the result for the first agent."""
     first, second = env.possible_agents
     result: int | None = None
+    plies = 0
     for agent in env.agent_iter():
         _, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)  # PettingZoo yields every agent once more after the end.
             continue
-        action = int(seats[agent].act(env.observe(agent)))
+        mover = seats[agent] if opening is None or plies >= opening[0] else opening[1]
+        action = int(mover.act(env.observe(agent)))
+        plies += 1
         env.step(action)
         if any(env.terminations.values()) or any(env.truncations.values()):
             # The classic board games pay only on the final step, both players at once.
@@ -164,6 +242,7 @@ def evaluate(
     seed: int = 0,
     should_stop: Callable[[], bool] | None = None,
     observers: Sequence[MoveObserver] = (),
+    openings: Openings | None = None,
 ) -> dict[str, float]:
     """Plays `player` against `opponent` from both seats.
 
@@ -176,6 +255,8 @@ def evaluate(
         should_stop: asked before each game; when it returns True the evaluation
             ends at once and returns an empty dict (training is shutting down).
         observers: told of every game's moves (see `play_game`), e.g. a rule check.
+        openings: random first moves (`Openings`); game i from the first seat and game
+            i from the second open alike (opening seed `seed + i`).
 
     Returns:
         A flat dict of floats, ready to log. Per seat (`first/`, where `player` moved
@@ -190,10 +271,11 @@ def evaluate(
     for i in range(2 * games_per_seat):
         if should_stop is not None and should_stop():
             return {}
+        game = (seed + i, observers, openings, seed + i % games_per_seat)
         if i < games_per_seat:
-            first.append(play_game(make_env, (player, opponent), seed + i, observers))
+            first.append(play_game(make_env, (player, opponent), *game))
         else:
-            second.append(-play_game(make_env, (opponent, player), seed + i, observers))
+            second.append(-play_game(make_env, (opponent, player), *game))
     metrics = {**_seat_metrics("first/", first), **_seat_metrics("second/", second)}
     metrics.update(_scores("", first + second))
     return metrics

@@ -20,9 +20,9 @@ from boardq.players.opponents import (
     RandomPlayer,
     WinBlockPlayer,
 )
-from boardq.players.specs import Kind, PlayerSpec
+from boardq.players.specs import Kind, PlayerSpec, parse_ladder
 
-__all__ = ["SOLVABLE_GAMES", "PlayerFactory", "check_spec", "check_symmetric"]
+__all__ = ["SOLVABLE_GAMES", "PlayerFactory", "check_spec", "check_symmetric", "ladder_specs"]
 
 SOLVABLE_GAMES = frozenset({"tictactoe"})
 """Games small enough for `perfect` (tic-tac-toe has 5,478 positions)."""
@@ -57,6 +57,12 @@ def _check_mcts(spec: PlayerSpec, game, need_path: bool) -> None:
     OpenSpielMirror(game)  # raises OpenSpielMissingError (one line) if it cannot
 
 
+def _check_gtp(spec: PlayerSpec, game, need_path: bool) -> None:
+    from boardq.players.gtp_player import check_engine
+
+    check_engine(spec.command, game)
+
+
 def _check_search(spec: PlayerSpec, game, need_path: bool) -> None:
     if game.rules is None and spec.depth:
         raise BoardqError(
@@ -73,6 +79,7 @@ _CHECKS: dict[Kind, Callable[[PlayerSpec, Any, bool], None]] = {
     Kind.PERFECT: _check_perfect,
     Kind.MCTS: _check_mcts,
     Kind.SEARCH: _check_search,
+    Kind.GTP: _check_gtp,
 }
 """What each kind needs of the game beyond an agent file (random needs nothing)."""
 
@@ -115,8 +122,40 @@ def check_spec(spec: PlayerSpec, game, need_path: bool = False) -> None:
             )
 
 
+def ladder_specs(text: str, game, check: bool = True) -> tuple[list[PlayerSpec], list[str]]:
+    """An evaluation ladder's players that can play here, and a line per engine left out.
+
+    A rung whose engine (`gtp:COMMAND`) is not installed is left out, not an error:
+    the presets name GNU Go and GRhino, which not every machine has. With `check`,
+    every other rung is checked as `check_spec` checks it.
+
+    Raises:
+        ConfigError: the ladder's text is not a list of players.
+        BoardqError: a player that cannot play this game.
+    """
+    from boardq.players.gtp_client import find_program, split_command
+
+    specs, notes = [], []
+    for spec in parse_ladder(text):
+        if spec.kind is Kind.GTP and game.gtp is not None:
+            program = split_command(spec.command)[0]
+            if find_program(program) is None:
+                notes.append(
+                    f"evaluation ladder: {spec.name} left out: {program!r} is not installed "
+                    "(Debian: apt-get install gnugo grhino)"
+                )
+                continue
+        if check:
+            check_spec(spec, game)
+        specs.append(spec)
+    return specs, notes
+
+
 class PlayerFactory:
     """Builds players of specs for one game; agents are loaded once per path.
+
+    Engines (`gtp:COMMAND`) run as child processes until `close` (or the end of a
+    `with` block) ends them.
 
     Attributes:
         game: the game.
@@ -131,6 +170,7 @@ class PlayerFactory:
         self.evaluated = evaluated
         self.symmetric = symmetric
         self._agents: dict[tuple[str, bool | None], Any] = {}
+        self._engines: list[Any] = []
         self._makers: dict[Kind, Callable[[PlayerSpec, int], Any]] = {
             Kind.RANDOM: lambda spec, seed: RandomPlayer(seed=seed),
             Kind.WINBLOCK: lambda spec, seed: WinBlockPlayer(game.rules, seed=seed),
@@ -140,6 +180,7 @@ class PlayerFactory:
             Kind.MCTS: self._mcts,
             Kind.AGENT: lambda spec, seed: self.agent(spec.path, self.symmetric),
             Kind.SEARCH: self._search,
+            Kind.GTP: self._gtp,
         }
 
     def make(self, spec: PlayerSpec, seed: int):
@@ -167,6 +208,24 @@ class PlayerFactory:
         from boardq.players.openspiel_bot import MCTSPlayer
 
         return MCTSPlayer(self.game, spec.simulations, seed=seed)
+
+    def _gtp(self, spec: PlayerSpec, seed: int):
+        from boardq.players.gtp_player import GtpPlayer
+
+        player = GtpPlayer(self.game, spec.command, seed=seed)
+        self._engines.append(player)
+        return player
+
+    def close(self) -> None:
+        """Ends every engine it started."""
+        while self._engines:
+            self._engines.pop().close()
+
+    def __enter__(self) -> PlayerFactory:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def _search(self, spec: PlayerSpec, seed: int):
         agent = self.evaluated if spec.path is None else self.agent(spec.path, self.symmetric)

@@ -11,6 +11,8 @@ The grammar, one table (`SYNTAX`) for `evaluate --opponent` and `league`:
     agent:PATH      a trained agent file or run directory, greedy
     search:D        the evaluated agent with a depth-D lookahead (D >= 0; 0: greedy)
     search:D:PATH   the agent at PATH with a depth-D lookahead
+    gtp:COMMAND     a GTP engine run by COMMAND, e.g. "gtp:gnugo --mode gtp --level 1"
+                    (games whose moves have GTP names: Go, Othello)
 
 `parse_spec` checks the syntax only (argparse calls it); `boardq.players.factory` checks
 a spec against a game and builds its player.
@@ -19,7 +21,9 @@ a spec against a game and builds its player.
 from __future__ import annotations
 
 import argparse
+import csv
 import enum
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +52,7 @@ class Kind(enum.Enum):
     MCTS = "mcts"
     AGENT = "agent"
     SEARCH = "search"
+    GTP = "gtp"
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ class PlayerSpec:
         simulations: MCTS simulations per move.
         depth: search depth (`search`).
         path: the agent file or run directory (`agent`; `search` with a path).
+        command: the engine's command line (`gtp`).
     """
 
     kind: Kind
@@ -67,6 +73,7 @@ class PlayerSpec:
     simulations: int = 0
     depth: int = 0
     path: str | None = None
+    command: str | None = None
 
 
 def _whole(text: str, what: str, minimum: int) -> int:
@@ -95,6 +102,17 @@ def _path(arg: str | None) -> dict[str, Any]:
     return {"path": arg}
 
 
+def _command(arg: str | None) -> dict[str, Any]:
+    command = " ".join((arg or "").split())
+    if not command:
+        raise ValueError('needs a command: gtp:COMMAND, e.g. "gtp:gnugo --mode gtp"')
+    try:
+        shlex.split(command)
+    except ValueError as e:
+        raise ValueError(f"command: {e}") from None
+    return {"command": command}
+
+
 def _search(arg: str | None) -> dict[str, Any]:
     depth, _, path = (arg or "").partition(":")
     return {"depth": _whole(depth, "search plies", 0), "path": path or None}
@@ -109,6 +127,7 @@ SYNTAX: dict[Kind, tuple[str, Callable[[str | None], dict[str, Any]]]] = {
     Kind.MCTS: ("mcts:N", _simulations),
     Kind.AGENT: ("agent:PATH", _path),
     Kind.SEARCH: ("search:D[:PATH]", _search),
+    Kind.GTP: ("gtp:COMMAND", _command),
 }
 """Each kind's form and the parser of the text after `kind:` (None: no colon)."""
 
@@ -132,18 +151,27 @@ def parse_spec(text: str) -> PlayerSpec:
         fields = SYNTAX[kind][1](arg if colon else None)
     except ValueError as e:
         raise argparse.ArgumentTypeError(f"bad player {text!r}: {kind.value} {e}") from None
-    name = kind.value + (f":{arg}" if colon else "")
+    name = kind.value + (
+        f":{fields['command']}" if kind is Kind.GTP else f":{arg}" if colon else ""
+    )
     return PlayerSpec(kind=kind, name=name, **fields)
 
 
 def parse_ladder(text: str) -> list[PlayerSpec]:
     """The players of an evaluation ladder, "random,mcts:50" (`TrainConfig.eval_ladder`).
 
+    Players are separated by commas; a player whose text holds a comma (an engine's
+    command line) is written in double quotes: `random,"gtp:engine --opts a,b"`.
+
     Raises:
-      ConfigError: a player is not one `boardq evaluate` knows.
+      ConfigError: a player is not one `boardq evaluate` knows, or a quote is open.
     """
     try:
-        return [parse_spec(s) for s in text.split(",") if s.strip()]
+        fields = next(csv.reader([text], skipinitialspace=True, strict=True), [])
+    except csv.Error as e:
+        raise ConfigError(f"eval_ladder: cannot read {text!r}: {e}") from None
+    try:
+        return [parse_spec(s) for s in fields if s.strip()]
     except argparse.ArgumentTypeError as e:
         raise ConfigError(f"eval_ladder: {e}") from None
 

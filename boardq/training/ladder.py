@@ -6,10 +6,17 @@ file and starts `boardq evaluate` on it against the ladder (say random, winblock
 mcts:100) in a child process at the lowest CPU priority (nice 19), so it uses the
 cores training leaves idle instead of taking the learner's. When it ends, its scores
 are logged (`eval/<opponent>/...`, `eval/ladder_score`: the mean score over the
-ladder), and an agent that scores at least the best ladder score so far is kept as
+ladder), and an agent that does at least as well as the best so far is kept as
 `RUN_DIR/best-agent.npz` beside the last one (`agent.npz`): on a tie the later, longer
-trained agent wins. Its file holds its score (`info["ladder_score"]`), so a resumed run
-keeps it until a later agent does as well.
+trained agent wins. Its file holds its score (`info["ladder_score"]`, and with engine
+rungs the whole `info["ladder_key"]`), so a resumed run keeps it until a later agent does as well.
+
+"As well" is the ladder's mean score, unless the ladder has engine rungs (`gtp:`, GNU
+Go or GRhino, the strongest opponents boardq knows): then the engines decide. An agent
+is compared by its mean score against the engines first, then by the mean lead the
+engines' own counts give it (Go's points, Othello's discs: it moves long before the
+score does, while every game is lost), and only then by the ladder's mean score. Rungs
+whose engine is not installed are left out, with one line (`ladder_specs`).
 """
 
 from __future__ import annotations
@@ -29,7 +36,8 @@ import numpy as np
 from boardq.config import TrainConfig
 from boardq.errors import AgentFileError
 from boardq.players.agentfile import SYMMETRIC_LADDER, averaged_weights, export_agent, read_header
-from boardq.players.specs import parse_ladder
+from boardq.players.factory import ladder_specs
+from boardq.players.specs import Kind
 from boardq.rundir import BEST_AGENT_FILE
 
 __all__ = ["BEST_AGENT_FILE", "Ladder"]
@@ -60,7 +68,9 @@ class Ladder:
     """
 
     def __init__(self, config: TrainConfig, game, run_dir: Path):
-        self.specs = [spec.name for spec in parse_ladder(config.eval_ladder)]
+        specs = ladder_specs(config.eval_ladder, game, check=False)[0]
+        self.specs = [spec.name for spec in specs]
+        self.engines = [spec.name for spec in specs if spec.kind is Kind.GTP]
         # Names the ladder in the best agent's file: scores of another ladder, or of
         # the other way of playing, do not compare.
         self._ladder = ",".join(self.specs) + (SYMMETRIC_LADDER if config.eval_symmetric else "")
@@ -68,18 +78,35 @@ class Ladder:
         self._proc: subprocess.Popen | None = None
         self._version = -1
         self._candidate: tuple[list[np.ndarray], dict[str, Any]] = ([], {})
-        self.best_score = self._kept_best_score()
+        self.best_key = self._kept_best_key()
+        self.best_score = self.best_key[-1]
         self.evaluations = 0
 
-    def _kept_best_score(self) -> float:
-        """The score of the run's best agent so far (-inf: none, or on another ladder)."""
+    def _kept_best_key(self) -> tuple[float, ...]:
+        """How the run's best agent so far did (-inf: none, or on another ladder)."""
         try:
             info = read_header(self._run_dir / BEST_AGENT_FILE).get("info", {})
         except AgentFileError:
-            return -np.inf
+            return (-np.inf,)
         if info.get("ladder") != self._ladder:
-            return -np.inf  # scores on other opponents do not compare
-        return float(info.get("ladder_score", -np.inf))
+            return (-np.inf,)  # scores on other opponents do not compare
+        key = info.get("ladder_key", [info.get("ladder_score", -np.inf)])
+        return tuple(float(k) for k in key)
+
+    def key(self, report: dict[str, Any]) -> tuple[float, ...]:
+        """What ranks an evaluated agent (`boardq evaluate --json`'s report); higher wins.
+
+        With engine rungs: (mean score against them, mean lead their counts give it,
+        ladder score); else (ladder score,).
+        """
+        results = report["opponents"]
+        ladder = float(np.mean([float(r["score"]) for r in results.values()]))
+        if not self.engines:
+            return (ladder,)
+        engines = [results[name] for name in self.engines]
+        margins = [r["engine/opponent_margin"] for r in engines if "engine/opponent_margin" in r]
+        lead = float(np.mean(margins)) if margins else 0.0
+        return (float(np.mean([r["score"] for r in engines])), lead, ladder)
 
     @property
     def busy(self) -> bool:
@@ -144,10 +171,13 @@ class Ladder:
                     m[f"eval/{name}/{key}"] = float(value)
             scores.append(float(result["score"]))
         m["eval/ladder_score"] = float(np.mean(scores))
-        if m["eval/ladder_score"] >= self.best_score:
-            self.best_score = m["eval/ladder_score"]
+        key = self.key(report)
+        if len(key) != len(self.best_key) or key >= self.best_key:
+            self.best_key, self.best_score = key, m["eval/ladder_score"]
             arrays, info = self._candidate
             info = {**info, "ladder": self._ladder, "ladder_score": self.best_score}
+            if self.engines:
+                info["ladder_key"] = list(key)
             self._export(self._run_dir / BEST_AGENT_FILE, arrays, info)
         m["eval/best_ladder_score"] = self.best_score
         return m

@@ -29,8 +29,7 @@ from boardq.dqn.dataset import run_to_end
 from boardq.dqn.policies import linear_epsilon
 from boardq.errors import RunDirError
 from boardq.game import Game
-from boardq.players.factory import check_spec, check_symmetric
-from boardq.players.specs import parse_ladder
+from boardq.players.factory import check_symmetric, ladder_specs
 from boardq.rundir import CONFIG_FILE, RunLock, atomic_write_text, new_run_dir
 from boardq.training.budget import Budget
 from boardq.training.ladder import Ladder
@@ -66,8 +65,7 @@ class Trainer:
             raise RunDirError(f"the settings are for {config.game!r}, not for {game.name!r}")
         # A player that cannot play this game is refused in one line, before a run
         # directory is made.
-        for spec in parse_ladder(config.eval_ladder):
-            check_spec(spec, game)
+        _, self.ladder_notes = ladder_specs(config.eval_ladder, game)
         if config.eval_symmetric:
             check_symmetric(game, "eval_symmetric")
         self.resume_dir = Path(resume_dir) if resume_dir else None
@@ -270,6 +268,8 @@ class Trainer:
         ]
         say(f"{'resuming' if self.resume_dir else 'training'} {self.game.title} in {self.run_dir}")
         say(self.learner.precision.note)
+        for note in self.ladder_notes if cfg.eval_games > 0 else ():
+            say(note)
         self.budget.start()
         targets = [*self.collection.targets(self.stop), ("learner", self._learner_thread)]
         if cfg.eval_games > 0 and cfg.eval_ladder.strip():

@@ -14,8 +14,9 @@ import numpy as np
 
 from boardq.config import NetworkConfig
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
+from boardq.gtp import GtpDialect
 from boardq.symmetry import DIHEDRAL, board_symmetries
-from games.go.env import display_board, make_go_env
+from games.go.env import area_score, display_board, make_go_env
 from games.go.text import SIZE, TEXT
 from games.presets import BOARD_GAME
 
@@ -33,7 +34,9 @@ PRESET = BOARD_GAME.replace(
     replay_ratio=16.0,
     discount=0.995,
     eval_every_sec=300.0,
-    eval_ladder="random,mcts:50",
+    # GNU Go (Debian's gnugo) decides which agent is the best (boardq.training.ladder);
+    # where it is not installed, the rung is left out with one line.
+    eval_ladder="random,mcts:50,gtp:gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead",
     eval_games=20,
     # One run after the other, 20 minutes each: the MLP 512, 256 won 86% / 99% against random (its
     # losses as black: passing back while under the komi); this small convolutional
@@ -70,4 +73,13 @@ GAME = Game(
     board_of=display_board,
     players=(),
     bundled_agent=bundled_agent_file(__name__),
+    # GTP's vertices are the board's own labels (A1-J9 without I, row 1 at the bottom).
+    gtp=GtpDialect(
+        size=SIZE,
+        letters=TEXT.grid.letters,
+        bottom_up=True,
+        pass_action=_POINTS,
+        komi=KOMI,
+        score=area_score,
+    ),
 )

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["GoView", "board_size_guard", "display_board", "make_go_env"]
+__all__ = ["GoView", "area_score", "board_size_guard", "display_board", "make_go_env"]
 
 
 def board_size_guard(raw: Any) -> Callable[[], None]:
@@ -76,3 +76,11 @@ def make_go_env(size: int, komi: float) -> Any:
 def display_board(env: Any) -> np.ndarray:
     """The board of a Go env: +1 black (the first player), -1 white, row 0 at the top."""
     return np.asarray(env.unwrapped._go.board, np.int8).copy()
+
+
+def area_score(env: Any) -> float:
+    """Black's area minus white's, komi included, of a Go env (MiniGo's Tromp-Taylor count).
+
+    Every stone on the board counts as alive, as when PettingZoo scores a finished game.
+    """
+    return float(env.unwrapped._go.score())

@@ -2,23 +2,35 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
+from boardq.gtp import GtpDialect
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from games.othello.env import SPEC, make_env
 from games.othello.rules import PASS, RULES, SIZE
 from games.othello.text import TEXT
 from games.presets import BOARD_GAME
 
-__all__ = ["GAME", "PRESET"]
+__all__ = ["GAME", "PRESET", "disc_score"]
 
 PRESET = BOARD_GAME.replace(
     game="othello",
     # A game lasts ~60 moves: exploration decays over more of them.
     epsilon_decay_transitions=2_000_000,
-    eval_ladder="random,greedy,mcts:50",
+    # GRhino (Debian's grhino) decides which agent is the best (boardq.training.ladder);
+    # where it is not installed, the rung is left out with one line.
+    eval_ladder="random,greedy,mcts:50,gtp:gtp-rhino -l 1",
 )
+
+
+def disc_score(env: Any) -> float:
+    """Black's discs minus white's on an Othello env's board (black moves first)."""
+    first = env.possible_agents[0]
+    return float(RULES.board_from_planes(env.observe(first)["observation"]).sum())
+
 
 GAME = Game(
     name="othello",
@@ -36,4 +48,14 @@ GAME = Game(
     env_maker=make_env,
     players=("greedy",),
     bundled_agent=bundled_agent_file(__name__),
+    # GRhino's names: a1 the top-left square, as the board's labels; a pass is forced,
+    # and GRhino refuses to be told of one.
+    gtp=GtpDialect(
+        size=SIZE,
+        letters=TEXT.grid.letters,
+        bottom_up=False,
+        pass_action=PASS,
+        passes_implied=True,
+        score=disc_score,
+    ),
 )

@@ -181,3 +181,39 @@ def test_with_averaging_the_ladder_rates_the_mean_of_the_last_kept_agents(tiny_c
     pair = [Agent.load(p).weights() for p in kept[newest - 1 : newest + 1]]
     for got, a, b in zip(best.weights(), *pair, strict=True):
         np.testing.assert_allclose(got, (a + b) / 2, rtol=1e-6)
+
+
+def test_a_rung_whose_engine_is_missing_is_left_out_in_one_line():
+    from boardq.players.factory import ladder_specs
+
+    specs, notes = ladder_specs("random,gtp:no-such-engine --mode gtp,mcts:5", get_game("go"))
+    assert [s.name for s in specs] == ["random", "mcts:5"]
+    assert notes == [
+        "evaluation ladder: gtp:no-such-engine --mode gtp left out: 'no-such-engine' is not "
+        "installed (Debian: apt-get install gnugo grhino)"
+    ]
+
+
+def test_the_engine_rung_decides_which_agent_is_best(tmp_path):
+    from boardq.players.gtp_client import find_program
+
+    if find_program("gnugo") is None:
+        pytest.skip("GNU Go is not installed (apt-get install gnugo)")
+    engine = "gtp:gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead"
+    game = get_game("go")
+    assert engine in game.preset.eval_ladder  # the preset's ladder has the rung
+    ladder = Ladder(game.preset.replace(out_dir=str(tmp_path)), game, tmp_path)
+    assert ladder.engines == [engine]
+
+    def report(random_score, engine_score, margin):
+        return {
+            "opponents": {
+                "random": {"score": random_score},
+                engine: {"score": engine_score, "engine/opponent_margin": margin},
+            }
+        }
+
+    strong_vs_random = ladder.key(report(1.0, 0.0, -80.0))
+    closer_count = ladder.key(report(0.5, 0.0, -40.0))
+    beats_the_engine = ladder.key(report(0.4, 0.05, -60.0))
+    assert strong_vs_random < closer_count < beats_the_engine
