@@ -106,7 +106,11 @@ def test_mcts_plays_on_a_mirror_that_agrees_with_shimmy():
     assert metrics["score"] >= 0.75
 
 
-@pytest.mark.parametrize("spec", ["winblock", "line", "greedy", "search:1"])
-def test_players_that_need_rules_are_refused(spec):
+@pytest.mark.parametrize("spec", ["winblock", "line", "greedy"])
+def test_rules_players_that_do_not_fit_are_refused(spec):
     with pytest.raises(BoardqError, match="Hex"):
         check_spec(parse_spec(spec), GAME)
+
+
+def test_the_search_has_rules_to_search_with():
+    check_spec(parse_spec("search:2"), GAME)  # no error
