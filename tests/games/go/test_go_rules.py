@@ -280,7 +280,9 @@ def test_random_games_match_go_v5(size, komi, count):
     assert reward_differences(game, games) == []
 
 
-@pytest.mark.parametrize("size, komi, count", [(9, 7.5, 200), (5, 3.5, 300), (7, 0.5, 100), (19, 7.5, 3)])
+@pytest.mark.parametrize(
+    "size, komi, count", [(9, 7.5, 200), (5, 3.5, 300), (7, 0.5, 100), (19, 7.5, 3)]
+)
 def test_random_games_match_openspiel(size, komi, count):
     game = GAME if size == 9 else sized(size, komi)
     seen = spiel_differences(
