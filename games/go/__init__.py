@@ -1,10 +1,10 @@
-"""Go (9x9): PettingZoo's classic/go-v5, its preset, rules and text board.
+"""Go (9x9): PettingZoo's classic/go-v5, its preset, rules, vectorized rules and text board.
 
 OpenSpiel's `go` plays the same rules (area scoring, komi 7.5, suicide illegal, simple
 ko) but ends a game at 2 * 81 moves, where PettingZoo's goes on until two passes in a
 row; the mirror lifts that limit, and then the two agree move for move (the tests
-check it on random games). boardq's own rules (`games.go.rules`) are checked against
-both.
+check it on random games). boardq's own rules (`games.go.rules`, and many games at
+once in `games.go.vector`, which training steps) are checked against both.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from boardq.symmetry import DIHEDRAL, board_symmetries
 from games.go.env import display_board, make_go_env
 from games.go.rules import GoRules
 from games.go.text import SIZE, TEXT
+from games.go.vector import GoVector
 from games.presets import BOARD_GAME
 
 __all__ = ["GAME", "KOMI", "PRESET", "RULES", "spiel_go"]
@@ -77,6 +78,7 @@ GAME = Game(
     # Point (r, c) is action 9r + c; area scoring and komi do not see orientation.
     symmetries=board_symmetries(DIHEDRAL, np.arange(_POINTS).reshape(SIZE, SIZE), extra_actions=1),
     openspiel=spiel_go(SIZE, KOMI),
+    vector=functools.partial(GoVector, size=SIZE, komi=KOMI),
     env_maker=functools.partial(make_go_env, SIZE, KOMI),
     board_of=display_board,
     players=(),

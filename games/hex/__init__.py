@@ -1,10 +1,12 @@
-"""Hex (7x7): OpenSpiel's `hex` through Shimmy, its preset, rules and text board.
+"""Hex (7x7): OpenSpiel's `hex` through Shimmy, its preset, rules, vectorized rules, text board.
 
 The rules' positions keep which pair of edges the mover joins beside the board
-(`games.hex.rules`).
+(`games.hex.rules`); training steps many games at once in `games.hex.vector`.
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -13,6 +15,7 @@ from boardq.symmetry import HALF_TURN, board_symmetries
 from games.hex.env import SIZE, SPEC, display_board, make_env
 from games.hex.rules import HexRules
 from games.hex.text import TEXT
+from games.hex.vector import HexVector
 from games.presets import BOARD_GAME
 
 __all__ = ["GAME", "PRESET", "RULES"]
@@ -35,6 +38,7 @@ GAME = Game(
     # break the adjacency or give a player's edges to the other.
     symmetries=board_symmetries(HALF_TURN, np.arange(SIZE * SIZE).reshape(SIZE, SIZE)),
     openspiel=OpenSpielGame(SPEC, tuple(range(SIZE * SIZE))),
+    vector=functools.partial(HexVector, size=SIZE),
     env_maker=make_env,
     board_of=display_board,
     players=(),
