@@ -7,6 +7,9 @@ game is also played on an OpenSpiel state, which must agree with PettingZoo on e
 end and winner. While they play, the games played out of the total go to stderr (a
 progress bar on a terminal, else a line every few seconds: `boardq.commands.progress`).
 
+The evaluated agent's time a move (mean and longest) comes with each opponent's
+results: with a search, the time is what a depth costs.
+
 Exit codes: 0 done; 1 a bad or missing agent file, or an opponent the game cannot have
 (one line on stderr); 2 a bad command line (a bad spec or depth).
 """
@@ -102,7 +105,7 @@ def default_opponents(game) -> list[PlayerSpec]:
 def run(args: argparse.Namespace) -> int:
     """Runs `boardq evaluate`; returns the exit code."""
     from boardq.catalog import get_game
-    from boardq.players.evaluation import evaluate
+    from boardq.players.evaluation import TimedPlayer, evaluate
     from boardq.players.factory import PlayerFactory, check_spec
     from boardq.players.openspiel_bot import rule_checks
 
@@ -126,11 +129,12 @@ def run(args: argparse.Namespace) -> int:
             progress.label = f"vs {spec.name}"
             t0 = time.perf_counter()
             opponent = factory.make(spec, args.seed)
+            timed = TimedPlayer(player)
             r = evaluate(
-                player, opponent, game.make_env, args.games, seed=args.seed, observers=watchers
+                timed, opponent, game.make_env, args.games, seed=args.seed, observers=watchers
             )
             r["seconds"] = time.perf_counter() - t0
-            results[spec.name] = r
+            results[spec.name] = {**r, **timed.summary()}
     header = {
         "game": game.name,
         "agent": str(agent.path),
@@ -169,7 +173,12 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
                 f"  {name if i == 0 else '':<16} {seat:<7} {counts[0]:>5} {counts[1]:>5} "
                 f"{counts[2]:>5}  {_score(r, prefix)}"
             )
-        lines.append(f"  {'':<16} {'both':<7} {'':>17}  {_score(r, '')}  ({r['seconds']:.1f} s)")
+        timing = f"{r['seconds']:.1f} s"
+        if "move_sec_mean" in r:
+            timing += (
+                f"; the agent's move {r['move_sec_mean']:.3f} s, at most {r['move_sec_max']:.3f} s"
+            )
+        lines.append(f"  {'':<16} {'both':<7} {'':>17}  {_score(r, '')}  ({timing})")
     if not header["rules_checked_by_openspiel"]:
         lines.append("(rules not cross-checked: OpenSpiel is not installed or lacks the game)")
     return lines
