@@ -34,19 +34,34 @@ class GameFitError(BoardqError):
 
 @runtime_checkable
 class Rules(Protocol):
-    """A game's pure rules on numpy boards seen by the player to move (+1 pieces).
+    """A game's pure rules on numpy positions seen by the player to move.
 
-    Evaluation opponents (win/block, perfect play) and the text boards use these.
+    A position is a numpy array whose layout the rules define, always seen by the
+    player to move. For tic-tac-toe, Connect Four, Othello and Gomoku it is the board
+    (+1 the mover's pieces, -1 the opponent's, 0 empty; negating it swaps the players).
+    Go and Hex keep a little more in it, the state a board does not show: Go the
+    mover's colour (komi is white's), the passes in a row and the ko point; Hex which
+    pair of edges the mover joins. Callers other than the rules treat a position as
+    opaque: they make one from an observation, ask for its legal moves, apply moves,
+    ask who won, make planes of it and key it. The lookahead search, the rules-based
+    players and the checks against the environments use these.
     """
 
     num_actions: int
 
-    def board_from_planes(self, planes: np.ndarray) -> np.ndarray:
-        """The board of the mover's observation planes."""
+    def board_from_planes(self, planes: np.ndarray, legal: np.ndarray | None = None) -> np.ndarray:
+        """The position of the mover's observation planes.
+
+        Args:
+            planes: the mover's observation planes.
+            legal: the mover's legal moves (bool [num_actions]), for games whose planes
+                do not show the whole position (Go's ko point is seen only there);
+                rules whose planes show it all ignore them. None: not known (Go: no ko).
+        """
         ...
 
     def planes_from_board(self, board: np.ndarray) -> np.ndarray:
-        """The mover's observation planes of a board (PettingZoo's layout)."""
+        """The mover's observation planes of a position (the environment's layout)."""
         ...
 
     def legal_mask(self, board: np.ndarray) -> np.ndarray:
@@ -54,11 +69,11 @@ class Rules(Protocol):
         ...
 
     def apply(self, board: np.ndarray, action: int) -> np.ndarray:
-        """The board after the mover plays `action`, seen by the next mover."""
+        """The position after the mover plays `action`, seen by the next mover."""
         ...
 
     def winner(self, board: np.ndarray) -> int:
-        """+1 or -1 for the side that has won (a line; the most discs at the end), else 0."""
+        """+1 or -1 for the side that has won (the mover +1), else 0 (also while playing)."""
         ...
 
     def is_full(self, board: np.ndarray) -> bool:
@@ -66,7 +81,7 @@ class Rules(Protocol):
         ...
 
     def key(self, board: np.ndarray) -> bytes:
-        """A hashable key of the board (memo tables)."""
+        """A hashable key of the position (memo tables)."""
         ...
 
 

@@ -1,9 +1,11 @@
 """Checks and timings of vectorized game batches, for the tests and the benchmark.
 
 `compare_with_envs` plays random games in a batch and, move for move, in one
-PettingZoo environment per game, and lists every difference; `random_play_rate`
-and `env_random_play_rate` time random play in a batch and in PettingZoo's own loop.
-The environments come from a maker such as `Game.make_env`; the batches need numpy only.
+PettingZoo environment per game, and lists every difference; `compare_with_spiel`
+does the same against OpenSpiel states of the same game (far faster than an
+environment, so many more games); `random_play_rate` and `env_random_play_rate` time
+random play in a batch and in PettingZoo's own loop. The environments come from a
+maker such as `Game.make_env`; the batches need numpy only.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from typing import Any
 
 import numpy as np
 
+from boardq.game import OpenSpielGame, load_pyspiel
 from boardq.gamebatch import GameBatch
 
 __all__ = [
     "Comparison",
     "compare_with_envs",
+    "compare_with_spiel",
     "env_random_play_rate",
     "random_legal_actions",
     "random_play_rate",
@@ -41,6 +45,9 @@ class Comparison:
     Attributes:
       moves: moves played in every game.
       first_wins, second_wins, draws: finished games by result.
+      left: games OpenSpiel ended on a repeated position while the batch played on
+        (`OpenSpielGame.repetition_draw`; `compare_with_spiel` only), not followed
+        further.
       differences: the first differences found (empty: the batch matched throughout).
     """
 
@@ -48,6 +55,7 @@ class Comparison:
     first_wins: int = 0
     second_wins: int = 0
     draws: int = 0
+    left: int = 0
     differences: list[str] = field(default_factory=list)
 
     @property
@@ -111,6 +119,75 @@ def compare_with_envs(
         seen.first_wins += int((won & first).sum())
         seen.second_wins += int((won & ~first).sum())
         seen.draws += int((done & (reward == 0)).sum())
+        seen.moves += 1
+    return seen
+
+
+def compare_with_spiel(
+    batch: GameBatch,
+    spiel: OpenSpielGame,
+    moves: int,
+    rng: np.random.Generator,
+    limit: int = 20,
+) -> Comparison:
+    """Plays `moves` random moves in every game of `batch` and on one OpenSpiel state each.
+
+    Before every move it compares the legal moves; after it, whether the game ended
+    and the mover's reward (+1 a win, -1 a loss, 0 a draw or while playing) with
+    OpenSpiel's. A game that OpenSpiel ends as a draw on a repeated position while the
+    batch plays on (where `spiel.repetition_draw` allows it) is followed no further
+    until the batch restarts it.
+
+    Args:
+      batch: a fresh batch (every game at its first position).
+      spiel: the same game in OpenSpiel (`Game.openspiel`).
+      moves: moves per game.
+      rng: picks the moves.
+      limit: differences to record before stopping early.
+    """
+    spiel_game = load_pyspiel().load_game(spiel.name)
+    to_spiel = np.asarray(spiel.actions)
+    from_spiel = np.zeros(int(to_spiel.max()) + 1, np.int64)
+    from_spiel[to_spiel] = np.arange(len(to_spiel))
+    states = [spiel_game.new_initial_state() for _ in range(batch.size)]
+    followed = np.ones(batch.size, bool)
+    seen = Comparison()
+    notes = seen.differences
+    for _ in range(moves):
+        if len(notes) >= limit:
+            break
+        _, legal = batch.observe()
+        for i in np.flatnonzero(followed).tolist():
+            want = np.zeros(batch.num_actions, bool)
+            want[from_spiel[states[i].legal_actions()]] = True
+            if not np.array_equal(legal[i], want):
+                notes.append(f"move {seen.moves}: legal moves differ in game {i}")
+        actions = random_legal_actions(legal, rng)
+        outcome = batch.step(actions.copy())
+        for i, action in enumerate(actions.tolist()):
+            state = states[i]
+            if followed[i]:
+                mover = state.current_player()
+                state.apply_action(int(to_spiel[action]))
+                over = state.is_terminal()
+                reward = float(np.sign(state.returns()[mover])) if over else 0.0
+                if over and reward == 0 and spiel.repetition_draw and not outcome.done[i]:
+                    followed[i] = False
+                    seen.left += 1
+                elif over != bool(outcome.done[i]) or reward != float(outcome.reward[i]):
+                    notes.append(
+                        f"move {seen.moves}: game {i} batch (done {bool(outcome.done[i])}, "
+                        f"reward {outcome.reward[i]}), OpenSpiel (done {over}, reward {reward})"
+                    )
+            if outcome.done[i]:
+                if followed[i]:
+                    won = outcome.reward[i] != 0
+                    first = bool(outcome.first_mover[i])
+                    seen.first_wins += int(won and first == (outcome.reward[i] > 0))
+                    seen.second_wins += int(won and first != (outcome.reward[i] > 0))
+                    seen.draws += int(not won)
+                states[i] = spiel_game.new_initial_state()
+                followed[i] = True
         seen.moves += 1
     return seen
 

@@ -110,7 +110,7 @@ def rules_differences(game: Game, games: list[Played]) -> list[str]:
     rules = game.rules
     notes: list[str] = []
     for played in games:
-        board = rules.board_from_planes(played.planes[0])
+        board = rules.board_from_planes(played.planes[0], played.masks[0])
         for i, (planes, mask, action) in enumerate(
             zip(played.planes, played.masks, played.moves, strict=True)
         ):

@@ -93,6 +93,13 @@ def _details(key: str, f: dict[str, Any]) -> str:
             f"{_num(f.get('replay_ratio_held'), '{:.1f}')}; iterator floor "
             f"{_num(f.get('iterator_floor'))} ({_pct(f.get('floor_share_of_ceiling'))})"
         )
+    if base.startswith("search_d"):
+        return (
+            f"{f['positions']} positions of random play, {f['agent']}; "
+            f"{_num(f['move_sec_mean'], '{:.3f}')} s a move, at most "
+            f"{_num(f['move_sec_max'], '{:.3f}')} s; {_num(f['leaves_per_move'])} leaves in "
+            f"{_num(f['network_calls_per_move'], '{:,.1f}')} network calls a move"
+        )
     if base == "training":
         return (
             f"{_num(f.get('train_steps_per_sec'), '{:,.1f}')} train steps/s; duty "

@@ -49,13 +49,15 @@ class Durations:
     naive_sec: float = 6.0
     roofline_sec: float = 0.4
     """Each matrix-product probe of the roofline."""
+    search_sec: float = 10.0
+    """Each depth of the search stage (at least a few positions, however long they take)."""
 
     @classmethod
     def quick(cls) -> Durations:
         """Under about a minute and a half in all on a small machine."""
         return cls(
             segment_sec=2.0, rounds=2, play_sec=2.0, training_sec=10.0, naive_sec=3.0,
-            roofline_sec=0.2,
+            roofline_sec=0.2, search_sec=2.0,
         )  # fmt: skip
 
     def scaled(self, factor: float) -> Durations:
@@ -77,6 +79,8 @@ class BenchSettings:
       processes: actor-process counts for the scaling stage (empty: skip it).
       naive: measure the naive implementation as the baseline.
       training: run the full trainer.
+      search_depths: the depths the search stage times (empty, or a game without
+        rules: skip it).
       sweeps: setting name -> further values; each re-measures the stages it affects
         (collection for actor_threads and games_per_thread; the learner's ceiling, side
         by side with the main learner's, for the `sweep.LEARNER_SETTINGS`).
@@ -87,6 +91,7 @@ class BenchSettings:
     processes: tuple[int, ...] = (1, 2)
     naive: bool = True
     training: bool = True
+    search_depths: tuple[int, ...] = (1, 2, 3)
     sweeps: dict[str, tuple] = dataclasses.field(default_factory=dict)
     quick: bool = False
 
@@ -140,7 +145,7 @@ def machine_info() -> dict[str, Any]:
 
 
 def _stages(game: Game, s: BenchSettings, log: Callable[[str], None]) -> list[StageResult]:
-    from boardq.benchmark import learning, naive, roofline, stages, training
+    from boardq.benchmark import learning, naive, roofline, search, stages, training
     from boardq.benchmark.sweep import sweep
     from boardq.dqn.builder import Builder
 
@@ -162,6 +167,9 @@ def _stages(game: Game, s: BenchSettings, log: Callable[[str], None]) -> list[St
     out += learning.learner_stages(game, cfg, learner, chunks, seg, rounds)
     log(f"roofline: the chip's matrix products at the learner's shapes ({learner.precision.note})")
     out.append(roofline.roofline(learner, d.roofline_sec))
+    if game.rules is not None and s.search_depths:
+        log(f"the search at play: depths {', '.join(map(str, s.search_depths))}")
+        out += search.search_time(game, cfg, s.search_depths, d.search_sec, cfg.seed)
     if s.training:
         log("full training")
         out.append(training.training(game, cfg, d.training_sec))

@@ -50,14 +50,16 @@ def add_command(sub) -> None:
         help="measure the throughput of every stage, and GPU utilization",
         description="Measure, on this machine: random play (PettingZoo's and the "
         "vectorized rules'), self-play collection, actor processes on Ray, the learner "
-        "alone and fed by the input pipeline, full training, GPU utilization (NVML), and "
-        "the naive implementation as the baseline. Prints a table and writes a JSON "
-        "report and a PNG plot.",
+        "alone and fed by the input pipeline, the search at play (the time a move at "
+        "depths 1-3), full training, GPU utilization (NVML), and the naive "
+        "implementation as the baseline. Prints a table and writes a JSON report and a "
+        "PNG plot.",
     )
     p.add_argument(
         "game",
-        help="game to measure: any game train takes (the vectorized stages need the "
-        "vectorized rules of tictactoe, connect_four or gomoku)",
+        help="game to measure: any game train takes (the vectorized stages need "
+        "vectorized rules, which every named game but othello has; the search stage "
+        "needs rules, which every named game has)",
     )
     p.add_argument("--quick", action="store_true", help="short stages (about a minute and a half)")
     p.add_argument(
@@ -68,7 +70,7 @@ def add_command(sub) -> None:
     )
     _add_sweeps(p)
     for stage, what in (("processes", "Ray stage"), ("training", "full-training stage"),
-                        ("naive", "naive baseline")):  # fmt: skip
+                        ("naive", "naive baseline"), ("search", "search stage")):  # fmt: skip
         p.add_argument(f"--no-{stage}", action="store_true", help=f"skip the {what}")
     p.add_argument(
         "--time-scale",
@@ -114,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
         durations=(Durations.quick() if args.quick else Durations()).scaled(args.time_scale),
         processes=() if args.no_processes else tuple(sorted(set(counts))),
         naive=not args.no_naive,
+        search_depths=() if args.no_search else (1, 2, 3),
         training=not args.no_training,
         sweeps={n: v[1:] for n, v in values.items() if len(v) > 1},
         quick=args.quick,

@@ -9,6 +9,9 @@ game is also played on an OpenSpiel state, which must agree with PettingZoo on e
 end and winner. While they play, the games played out of the total go to stderr (a
 progress bar on a terminal, else a line every few seconds: `boardq.commands.progress`).
 
+The evaluated agent's time a move (mean and longest) comes with each opponent's
+results: with a search, the time is what a depth costs.
+
 Exit codes: 0 done; 1 a bad or missing agent file, or an opponent the game cannot have
 (one line on stderr); 2 a bad command line (a bad spec or depth).
 """
@@ -149,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _play(args, game, factory, specs) -> tuple[dict, dict, bool]:
     """Plays each opponent; (results by opponent, engines' notes, rules cross-checked)."""
-    from boardq.players.evaluation import Openings, evaluate
+    from boardq.players.evaluation import Openings, TimedPlayer, evaluate
     from boardq.players.gtp_player import GtpPlayer, opening_plies
     from boardq.players.openspiel_bot import rule_checks
 
@@ -164,8 +167,9 @@ def _play(args, game, factory, specs) -> tuple[dict, dict, bool]:
             opponent = factory.make(spec, args.seed)
             plies = opening_plies(opponent) if args.opening_plies is None else args.opening_plies
             avoid = game.gtp.pass_action if game.gtp is not None else None
+            timed = TimedPlayer(player)
             r = evaluate(
-                player,
+                timed,
                 opponent,
                 game.make_env,
                 args.games,
@@ -175,6 +179,7 @@ def _play(args, game, factory, specs) -> tuple[dict, dict, bool]:
             )
             r["seconds"] = time.perf_counter() - t0
             r["opening_plies"] = float(plies)
+            r.update(timed.summary())
             if isinstance(opponent, GtpPlayer):
                 r.update(opponent.summary())
                 engines[spec.name] = {
@@ -220,9 +225,12 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
                 f"  {name if i == 0 else '':<{width}} {seat:<7} {counts[0]:>5} {counts[1]:>5} "
                 f"{counts[2]:>5}  {_score(r, prefix)}"
             )
-        lines.append(
-            f"  {'':<{width}} {'both':<7} {'':>17}  {_score(r, '')}  ({r['seconds']:.1f} s)"
-        )
+        timing = f"{r['seconds']:.1f} s"
+        if "move_sec_mean" in r:
+            timing += (
+                f"; the agent's move {r['move_sec_mean']:.3f} s, at most {r['move_sec_max']:.3f} s"
+            )
+        lines.append(f"  {'':<{width}} {'both':<7} {'':>17}  {_score(r, '')}  ({timing})")
     for name, r in results.items():
         lines += _varied(name, r, header.get("engines", {}).get(name))
     if not header["rules_checked_by_openspiel"]:

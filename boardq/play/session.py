@@ -9,6 +9,7 @@ well as the bare network.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -64,7 +65,8 @@ class Session:
           view: where boards and messages go.
           reader: where the person's lines come from.
           hints: show the agent's values after each of its moves.
-          search_depth: the depth the agent searches (0: none); named in the hints.
+          search_depth: the depth the agent searches (0: none); named in the hints,
+            and each of the agent's moves says how long its search took.
         """
         self.game = game
         self.agent = agent
@@ -72,6 +74,7 @@ class Session:
         self.reader = reader
         self.hints = hints
         self._values_of = f"depth-{search_depth} search values" if search_depth else "values"
+        self._searching = bool(search_depth)
         self.score = {"won": 0, "drawn": 0, "lost": 0}
         self._commands: dict[str, Callable[[Match, int], bool]] = {
             "help": self._help,
@@ -151,10 +154,13 @@ class Session:
     def _agent_turn(self, match: Match) -> None:
         seat = match.to_move
         observation = match.observation()
+        start = time.perf_counter()
         action = self.agent.act(observation)
+        took = f" (searched {time.perf_counter() - start:.2f} s)" if self._searching else ""
         values = self.agent.q_values(observation) if self.hints else None
         match.play(action)
-        self.view.say(f"agent ({self.view.mark(seat)}) plays {self.view.text.describe(action)}")
+        move = self.view.text.describe(action)
+        self.view.say(f"agent ({self.view.mark(seat)}) plays {move}{took}")
         if values is not None:
             self.view.values(f"agent's {self._values_of} of its moves", values)
         self.view.board(match.board(), action)

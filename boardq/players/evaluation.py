@@ -24,6 +24,7 @@ This module imports no TensorFlow: it runs in tests and tools that need no netwo
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -43,6 +44,7 @@ __all__ = [
     "RandomPlayer",
     "ResignationObserver",
     "Resigned",
+    "TimedPlayer",
     "WinBlockPlayer",
     "evaluate",
     "play_game",
@@ -60,6 +62,35 @@ class Player(Protocol):
     def act(self, observation: Observation) -> int:
         """Returns a legal action for the PettingZoo observation of the player to move."""
         ...
+
+
+class TimedPlayer:
+    """A player whose moves are timed: how long a searching agent takes to move.
+
+    Args:
+        player: the player timed (it must not be a `MoveObserver`: this wrapper does
+            not pass the game's moves on).
+    """
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.seconds: list[float] = []
+
+    def act(self, observation: Observation) -> int:
+        """The player's move; its time is kept."""
+        start = time.perf_counter()
+        action = self.player.act(observation)
+        self.seconds.append(time.perf_counter() - start)
+        return action
+
+    def summary(self) -> dict[str, float]:
+        """`move_sec_mean` and `move_sec_max` over the moves timed, and `moves`."""
+        times = np.asarray(self.seconds or [0.0])
+        return {
+            "move_sec_mean": float(times.mean()),
+            "move_sec_max": float(times.max()),
+            "moves": float(len(self.seconds)),
+        }
 
 
 @runtime_checkable

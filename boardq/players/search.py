@@ -236,7 +236,8 @@ class SearchPlayer:
     def q_values(self, observation: Mapping[str, np.ndarray]) -> np.ndarray:
         """The searched value of each action (NaN for illegal moves)."""
         rules = self.search.rules
-        board = rules.board_from_planes(np.asarray(observation["observation"]))
+        legal = np.asarray(observation["action_mask"], bool)
+        board = rules.board_from_planes(np.asarray(observation["observation"]), legal)
         key = rules.key(board)
         if self._last is None or self._last[0] != key:
             self._last = (key, self.search.values(board))

@@ -21,8 +21,11 @@ class ConnectFourRules(LineRules):
     line_length = 4
     num_actions = 7
 
-    def board_from_planes(self, planes: np.ndarray) -> np.ndarray:
-        """The board (+1 for the mover) of the mover's (6, 7, 2) planes, row 0 at the top."""
+    def board_from_planes(self, planes: np.ndarray, legal: np.ndarray | None = None) -> np.ndarray:
+        """The board (+1 for the mover) of the mover's (6, 7, 2) planes, row 0 at the top.
+
+        The planes show the whole position: `legal` is not needed.
+        """
         return self.signed_planes(planes, (self.rows, self.cols, 2))
 
     def planes_from_board(self, board: np.ndarray) -> np.ndarray:

@@ -1,9 +1,10 @@
-"""Go (9x9): PettingZoo's classic/go-v5, its preset and text board (no pure rules).
+"""Go (9x9): PettingZoo's classic/go-v5, its preset, rules, vectorized rules and text board.
 
 OpenSpiel's `go` plays the same rules (area scoring, komi 7.5, suicide illegal, simple
 ko) but ends a game at 2 * 81 moves, where PettingZoo's goes on until two passes in a
 row; the mirror lifts that limit, and then the two agree move for move (the tests
-check it on random games).
+check it on random games). boardq's own rules (`games.go.rules`, and many games at
+once in `games.go.vector`, which training steps) are checked against both.
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.gtp import GtpDialect
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from games.go.env import area_score, display_board, make_go_env
+from games.go.rules import GoRules
 from games.go.text import SIZE, TEXT
+from games.go.vector import GoVector
 from games.presets import BOARD_GAME
 
-__all__ = ["GAME", "KOMI", "PRESET"]
+__all__ = ["GAME", "KOMI", "PRESET", "RULES", "spiel_go"]
 
 KOMI = 7.5
+RULES = GoRules(SIZE, KOMI)
 _POINTS = SIZE * SIZE
 _SPIEL_MAX_MOVES = 100_000
 """OpenSpiel's limit on a game's length, far beyond any game PettingZoo plays out."""
@@ -45,12 +49,24 @@ PRESET = BOARD_GAME.replace(
 )
 
 
-def _spiel_action(action: int) -> int:
-    """OpenSpiel numbers the points from the bottom row (a1 = 0); PettingZoo from the top."""
-    if action == _POINTS:
-        return _POINTS  # pass
-    row, col = divmod(action, SIZE)
-    return (SIZE - 1 - row) * SIZE + col
+def spiel_go(size: int, komi: float) -> OpenSpielGame:
+    """OpenSpiel's `go` of a size and komi, its move limit lifted, as the mirror of go-v5's.
+
+    OpenSpiel numbers the points from the bottom row (a1 = 0), PettingZoo from the top.
+    """
+    points = size * size
+
+    def spiel_action(action: int) -> int:
+        if action == points:
+            return points  # pass
+        row, col = divmod(action, size)
+        return (size - 1 - row) * size + col
+
+    return OpenSpielGame(
+        f"go(board_size={size},komi={komi},max_game_length={_SPIEL_MAX_MOVES})",
+        tuple(spiel_action(a) for a in range(points + 1)),
+        repetition_draw=True,
+    )
 
 
 GAME = Game(
@@ -60,15 +76,12 @@ GAME = Game(
     obs_shape=(SIZE, SIZE, 4),
     num_actions=_POINTS + 1,
     preset=PRESET,
-    rules=None,
+    rules=RULES,
     text=TEXT,
     # Point (r, c) is action 9r + c; area scoring and komi do not see orientation.
     symmetries=board_symmetries(DIHEDRAL, np.arange(_POINTS).reshape(SIZE, SIZE), extra_actions=1),
-    openspiel=OpenSpielGame(
-        f"go(board_size={SIZE},komi={KOMI},max_game_length={_SPIEL_MAX_MOVES})",
-        tuple(_spiel_action(a) for a in range(_POINTS + 1)),
-        repetition_draw=True,
-    ),
+    openspiel=spiel_go(SIZE, KOMI),
+    vector=functools.partial(GoVector, size=SIZE, komi=KOMI),
     env_maker=functools.partial(make_go_env, SIZE, KOMI),
     board_of=display_board,
     players=(),

@@ -24,8 +24,11 @@ class GomokuRules(LineRules):
     line_length = 5
     num_actions = SIZE * SIZE
 
-    def board_from_planes(self, planes: np.ndarray) -> np.ndarray:
-        """The board (+1 for the mover) of the mover's (9, 9, 2) planes, row 0 at the top."""
+    def board_from_planes(self, planes: np.ndarray, legal: np.ndarray | None = None) -> np.ndarray:
+        """The board (+1 for the mover) of the mover's (9, 9, 2) planes, row 0 at the top.
+
+        The planes show the whole position: `legal` is not needed.
+        """
         return self.signed_planes(planes, (self.rows, self.cols, 2))
 
     def planes_from_board(self, board: np.ndarray) -> np.ndarray:

@@ -1,21 +1,26 @@
-"""Hex (7x7): OpenSpiel's `hex` through Shimmy, its preset and text board (no pure rules).
+"""Hex (7x7): OpenSpiel's `hex` through Shimmy, its preset, rules, vectorized rules, text board.
 
-Hex has no rules module: a board seen by the mover does not say which pair of edges
-the mover joins, so the `boardq.game.Rules` protocol (boards negated to swap the
-players) does not fit; evaluation uses random play and OpenSpiel's MCTS.
+The rules' positions keep which pair of edges the mover joins beside the board
+(`games.hex.rules`); training steps many games at once in `games.hex.vector`.
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.symmetry import HALF_TURN, board_symmetries
 from games.hex.env import SIZE, SPEC, display_board, make_env
+from games.hex.rules import HexRules
 from games.hex.text import TEXT
+from games.hex.vector import HexVector
 from games.presets import BOARD_GAME
 
-__all__ = ["GAME", "PRESET"]
+__all__ = ["GAME", "PRESET", "RULES"]
+
+RULES = HexRules(SIZE)
 
 PRESET = BOARD_GAME.replace(game="hex", eval_ladder="random,mcts:50")
 
@@ -26,13 +31,14 @@ GAME = Game(
     obs_shape=(SIZE, SIZE, 3),
     num_actions=SIZE * SIZE,
     preset=PRESET,
-    rules=None,
+    rules=RULES,
     text=TEXT,
     # On the rhombus the half turn keeps every cell's neighbours and maps each edge to
     # the opposite edge of the same player. The mirrors and quarter turns do not: they
     # break the adjacency or give a player's edges to the other.
     symmetries=board_symmetries(HALF_TURN, np.arange(SIZE * SIZE).reshape(SIZE, SIZE)),
     openspiel=OpenSpielGame(SPEC, tuple(range(SIZE * SIZE))),
+    vector=functools.partial(HexVector, size=SIZE),
     env_maker=make_env,
     board_of=display_board,
     players=(),

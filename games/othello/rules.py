@@ -41,8 +41,11 @@ class OthelloRules:
             raise ValueError(f"expected a board of shape {(SIZE, SIZE)}, got {cells.shape}")
         return cells
 
-    def board_from_planes(self, planes: np.ndarray) -> np.ndarray:
-        """The board of the mover's (8, 8, 2) planes: its discs, then the opponent's."""
+    def board_from_planes(self, planes: np.ndarray, legal: np.ndarray | None = None) -> np.ndarray:
+        """The board of the mover's (8, 8, 2) planes: its discs, then the opponent's.
+
+        The planes show the whole position: `legal` is not needed.
+        """
         planes = np.asarray(planes)
         if planes.shape != (SIZE, SIZE, 2):
             raise ValueError(f"expected planes of shape {(SIZE, SIZE, 2)}, got {planes.shape}")

@@ -28,12 +28,13 @@ class TicTacToeRules(LineRules):
     line_length = 3
     num_actions = 9
 
-    def board_from_planes(self, planes: np.ndarray) -> np.ndarray:
+    def board_from_planes(self, planes: np.ndarray, legal: np.ndarray | None = None) -> np.ndarray:
         """The board (display orientation, +1 for the mover) of the mover's planes.
 
         Args:
             planes: int array (3, 3, 2); channel 0 holds the mover's pieces, channel 1
                 the opponent's, in PettingZoo's column-major cell layout.
+            legal: not needed (the planes show the whole position).
         """
         signed = self.signed_planes(planes, (self.cols, self.rows, 2))
         return np.ascontiguousarray(signed.T)

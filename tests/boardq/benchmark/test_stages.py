@@ -84,3 +84,19 @@ def test_a_learner_sweep_runs_each_value_side_by_side_with_the_main_learner(setu
     assert [layer["name"] for layer in roof.figures["layers"]] == ["dense0", "q_values"]
     share = roofline_ratios(roof, 100.0)
     assert share["learner_gflops"] == pytest.approx(100.0 * roof.figures["train_step_flops"] / 1e9)
+
+
+def test_the_search_stage_times_each_depth_on_the_same_positions(setup):
+    from boardq.benchmark.search import search_positions, search_time
+
+    game, cfg, _ = setup
+    positions = search_positions(game, 4, seed=1)
+    assert len(positions) == 4 and all(p["action_mask"].any() for p in positions)
+    found = search_time(game, cfg, (1, 2), seconds=0.0, seed=1, positions=2)
+    assert [r.key for r in found] == ["search_d1", "search_d2"]
+    for r in found:
+        f = r.figures
+        assert r.unit == "moves/s" and r.rate == pytest.approx(2 / (2 * f["move_sec_mean"]))
+        assert f["positions"] == 2 and f["move_sec_max"] >= f["move_sec_mean"] > 0
+    assert found[0].figures["network_calls_per_move"] == 1  # depth 1: one forward pass
+    assert found[1].figures["leaves_per_move"] > found[0].figures["leaves_per_move"]

@@ -12,6 +12,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 STAGES = {
+    "search_d1",
+    "search_d2",
+    "search_d3",
     "random_play",
     "vector_play",
     "collection",
@@ -51,6 +54,12 @@ def test_bench_runs_every_stage_and_writes_its_outputs(tmp_path):
     assert roof["roofline_gflops"]["float32"] > 0 and roof["peak_gflops"]["float32"] > 0
     assert roof["learner_precision"] == report["stages"]["learner_ceiling"]["precision"]
     assert report["ratios"]["learner_vs_roofline"] > 0
+    # The search at play: the bundled agent's time a move at each depth, deeper slower.
+    search = [report["stages"][f"search_d{d}"] for d in (1, 2, 3)]
+    assert [s["depth"] for s in search] == [1, 2, 3] and search[0]["agent"] == "the bundled agent"
+    assert all(s["move_sec_max"] >= s["move_sec_mean"] > 0 and s["positions"] >= 3 for s in search)
+    assert search[0]["leaves_per_move"] < search[2]["leaves_per_move"]
+    assert "s a move, at most" in " ".join(result.stdout.split())  # the table wraps lines
     assert "GFLOP/s" in result.stdout
     assert out.with_suffix(".png").read_bytes()[:4] == b"\x89PNG"
     assert "comparisons" in result.stdout and "self-play collection" in result.stdout
@@ -93,6 +102,7 @@ def test_a_game_without_vectorized_rules_is_measured_through_its_environment(tmp
     stages = json.loads(report.read_text())["stages"]
     assert stages["random_play"]["rate"] > 0 and stages["collection"]["rate"] > 0
     assert "vector_play" not in stages  # no vectorized rules to time
+    assert "search_d1" not in stages  # no rules to search with
     (row,) = [line for line in result.stdout.splitlines() if "vectorized random" in line]
     assert "not measured" in row, result.stdout
 

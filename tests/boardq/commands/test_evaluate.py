@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -95,6 +96,7 @@ def test_json_with_every_kind_of_opponent(agents):
             assert r[seat + "win"] + r[seat + "draw"] + r[seat + "loss"] == pytest.approx(1)
             assert 0 <= r[seat + "score_low"] <= r[seat + "score"] <= r[seat + "score_high"] <= 1
         assert r["seconds"] > 0
+        assert r["move_sec_max"] >= r["move_sec_mean"] > 0 and r["moves"] >= 6
     # Perfect play never loses; random play rarely wins.
     assert report["opponents"]["perfect"]["score"] <= 0.5
     assert report["opponents"]["random"]["score"] > 0.5
@@ -112,6 +114,7 @@ def test_text_table_for_connect_four(agents):
     assert lines[3].split()[:2] == ["winblock", "first"]
     assert lines[4].split()[0] == "second"
     assert lines[5].split()[0] == "both" and lines[5].endswith(" s)")
+    assert re.search(r"; the agent's move \d+\.\d{3} s, at most \d+\.\d{3} s\)$", lines[5])
     counts = [int(x) for x in lines[3].split()[2:5]]
     assert sum(counts) == 2
 

@@ -43,7 +43,8 @@ def one_error_line(capsys, *args: str) -> str:
 
 def test_bad_settings_are_one_line_each(capsys, tmp_path):
     assert "unknown game 'chess'" in one_error_line(capsys, "chess")
-    assert "--search needs rules" in one_error_line(capsys, "hex", "--search", "2")
+    no_rules = one_error_line(capsys, "openspiel:tic_tac_toe", "--search", "2")
+    assert "--search needs rules" in no_rules
     assert "--search is at most 6" in one_error_line(capsys, "tictactoe", "--search", "7")
     assert "--port must be from 0 to 65535" in one_error_line(capsys, "go", "--port", "70000")
     missing = tmp_path / "missing.npz"

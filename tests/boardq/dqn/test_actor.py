@@ -181,21 +181,25 @@ def test_run_returns_when_stopped_while_the_queue_is_full():
     assert out.qsize() == 1
 
 
-@pytest.mark.parametrize("game_name", [*GAMES, "gomoku"])
-def test_vectorized_games_give_the_actor_the_same_transitions(game_name):
+# (game, games side by side, steps, finished games at least): Go's games are long and
+# its environment slow.
+VECTORIZED = [*((name, 16, 400, 50) for name in [*GAMES, "gomoku", "hex"]), ("go", 8, 500, 20)]
+
+
+@pytest.mark.parametrize("game_name, m, steps, finished", VECTORIZED)
+def test_vectorized_games_give_the_actor_the_same_transitions(game_name, m, steps, finished):
     """The fast path (the game's numpy rules) against its environment, same random numbers."""
     game = get_game(game_name)
-    m = 16
 
     def actor(games):
         return Actor(games, random_q(game.num_actions, 1), None, lambda: 0.5, 2, 0.9, seed=4)
 
     fast = actor(game.vector(m))
     slow = actor(EnvGames([game.make_env() for _ in range(m)], range(m)))
-    for _ in range(400):
+    for _ in range(steps):
         got, want = fast.step(), slow.step()
         assert rows(got) == rows(want)
-    assert fast.stats.games == slow.stats.games > 50
+    assert fast.stats.games == slow.stats.games > finished
     assert fast.stats.results == slow.stats.results
 
 

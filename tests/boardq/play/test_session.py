@@ -5,6 +5,7 @@ test agents in test_play.py.
 """
 
 import io
+import re
 
 import numpy as np
 import pytest
@@ -154,7 +155,7 @@ def test_hint_lists_the_humans_legal_moves_best_first():
     s, out = session(TTT, agent, "hint\nquit\n", hints=True)
     s.run(human_seat=1)
     text = out.getvalue()
-    assert "agent (X) plays 5 (b2)" in text
+    assert "agent (X) plays 5 (b2)\n" in text and "searched" not in text  # no search, no time
     assert "agent's values of its moves: 5 +0.90, 1 +0.68, 9 +0.45" in text
     assert "the agent's values of your moves: 1 +0.68, 9 +0.45, 3 +0.22" in text
 
@@ -213,7 +214,7 @@ def test_a_searching_agent_blocks_and_hints_show_the_searched_values():
     s, out = session(TTT, searcher, "1\n2\nhint\nquit\n", hints=True, search_depth=2)
     s.run(human_seat=0)
     text = out.getvalue()
-    assert "agent (O) plays 5 (b2)" in text
+    assert re.search(r"agent \(O\) plays 5 \(b2\) \(searched \d+\.\d\d s\)\n", text)
     assert "agent (O) plays 3 (c1)" in text  # blocks the top row
     assert "agent's depth-2 search values of its moves: 3 " in text
     # X to move after 1, 2 / 5, 3: every move but 7 lets O win on the diagonal 3-5-7.

@@ -13,7 +13,7 @@ import pytest
 from boardq.catalog import get_game
 from boardq.play.layout import BoardLayout
 from boardq.play.match import Match
-from boardq.play.websession import RequestError, Sessions
+from boardq.play.websession import RequestError, Sessions, WebSession
 
 TTT = get_game("tictactoe")
 
@@ -32,7 +32,7 @@ def test_the_games_served_and_the_one_to_start_with(web_client):
     listing = web_client.ok("GET", "/api/games")
     assert [g["name"] for g in listing["games"]] == ["tictactoe", "connect_four", "hex"]
     assert listing["default"] == "tictactoe"
-    assert [g["rules"] for g in listing["games"]] == [True, True, False]
+    assert [g["rules"] for g in listing["games"]] == [True, True, True]
 
 
 def test_a_new_game_is_an_empty_board_with_every_cell_clickable(web_client):
@@ -135,11 +135,13 @@ def test_the_search_depth_is_the_sessions_and_needs_rules(web_client):
     assert (state["depth"], state["max_depth"]) == (2, 6)
     assert web_client.ok("POST", path(state, "depth"), {"depth": 0})["depth"] == 0
     hex_state = web_client.start("hex")
-    assert (hex_state["depth"], hex_state["max_depth"]) == (0, 0)
-    status, data = web_client.request("POST", path(hex_state, "depth"), {"depth": 1})
-    assert status == 400 and "no rules" in data["error"]
-    status, data = web_client.request("POST", "/api/sessions", {"game": "hex", "depth": 1})
-    assert status == 400 and "no rules" in data["error"]
+    assert (hex_state["depth"], hex_state["max_depth"]) == (0, 6)
+    assert web_client.ok("POST", path(hex_state, "depth"), {"depth": 1})["depth"] == 1
+    # A game built from its name has no rules: no search.
+    session = WebSession(get_game("openspiel:tic_tac_toe"), None, None, "no-rules")
+    assert session.max_depth == 0
+    with pytest.raises(RequestError, match="no rules"):
+        session.set_depth(1)
 
 
 def test_connect_four_is_played_by_columns(web_client):

@@ -54,6 +54,27 @@ def test_a_bundled_agent_plays_legal_moves_and_beats_random(name):
     assert result["first/win"] >= 0.8 and result["second/win"] >= 0.6, result
 
 
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_bundled_agent_searches_alone_and_symmetric(name):
+    from boardq.players.agent import Agent
+
+    game = get_game(name)
+    plain, symmetric = Agent.load(f"bundled:{name}", symmetric=False), None
+    if len(game.symmetries) > 1:
+        symmetric = Agent.load(f"bundled:{name}", symmetric=True)
+    env, rng = game.make_env(), np.random.default_rng(1)
+    env.reset(seed=1)
+    for _ in range(int(rng.integers(4, 12))):
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    observation = env.observe(env.agent_selection)
+    legal = observation["action_mask"] == 1
+    for agent in filter(None, (plain, symmetric)):
+        values = agent.q_values(observation, search_depth=2)
+        assert np.isnan(values[~legal]).all() and np.isfinite(values[legal]).all()
+        assert legal[agent.act(observation, search_depth=2)]
+        assert int(np.nanargmax(values)) == agent.act(observation, search_depth=2)
+
+
 def test_a_game_without_a_bundled_agent_or_no_game_at_all_is_one_clear_error():
     missing = sorted(set(GAMES) - set(SHIPPED)) or None
     if missing:

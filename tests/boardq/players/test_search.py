@@ -14,9 +14,21 @@ from boardq.dqn.policies import masked_argmax
 from boardq.players.opponents import PerfectPlayer
 from boardq.players.search import DEFAULT_DISCOUNT, Search, SearchPlayer
 from games.connect_four.rules import RULES as C4
+from games.go.rules import PASSES, GoRules
+from games.hex.rules import HexRules
 from games.tictactoe.rules import RULES as TTT
 
 G = DEFAULT_DISCOUNT
+GO4 = GoRules(4, 0.5)  # small boards: the plain definition visits every node
+HEX4 = HexRules(4)
+GO9 = GoRules(9, 7.5)
+
+
+def first_position(rules) -> np.ndarray:
+    """The game's first position: the empty board, or the rules' own start."""
+    if hasattr(rules, "start"):
+        return rules.start()
+    return np.zeros((rules.rows, rules.cols), np.int8)
 
 
 class Preference:
@@ -36,7 +48,7 @@ class Linear:
     """A network whose values depend on the position: a fixed random map into (-0.9, 0.9)."""
 
     def __init__(self, rules, seed: int = 0) -> None:
-        size = int(np.prod(rules.planes_from_board(np.zeros((rules.rows, rules.cols))).shape))
+        size = int(np.prod(rules.planes_from_board(first_position(rules)).shape))
         rng = np.random.default_rng(seed)
         self.w = rng.normal(0.0, 0.15, (size, rules.num_actions))
         self.b = rng.normal(0.0, 0.1, rules.num_actions)
@@ -57,8 +69,8 @@ def plain_negamax_values(rules, q_batch, board, depth, g=G) -> np.ndarray:
 
     def value(board, action, depth):
         after = rules.apply(board, action)
-        if rules.winner(after):
-            return 1.0
+        if rules.winner(after):  # seen by the next mover: -1 when the move won
+            return float(-rules.winner(after))
         if rules.is_full(after):
             return 0.0
         if depth == 1:
@@ -75,7 +87,7 @@ def plain_negamax_values(rules, q_batch, board, depth, g=G) -> np.ndarray:
 
 def random_position(rules, rng, max_moves: int) -> np.ndarray:
     """A position reached by random moves where the game goes on."""
-    board = np.zeros((rules.rows, rules.cols), np.int8)
+    board = first_position(rules)
     for _ in range(rng.integers(0, max_moves + 1)):
         after = rules.apply(board, int(rng.choice(np.flatnonzero(rules.legal_mask(board)))))
         if rules.winner(after) or rules.is_full(after):
@@ -211,11 +223,16 @@ def test_depth_one_is_the_networks_greedy_choice_where_no_move_ends_the_game(rul
     assert checked > 50
 
 
-@pytest.mark.parametrize("rules, depths", [(TTT, (1, 2, 3, 4)), (C4, (1, 2, 3))])
-def test_alpha_beta_gives_the_plain_negamax_values(rules, depths):
+@pytest.mark.parametrize(
+    "rules, depths, count",
+    [(TTT, (1, 2, 3, 4), 12), (C4, (1, 2, 3), 12), (GO4, (1, 2, 3), 12), (HEX4, (1, 2, 3), 12),
+     (GO9, (1, 2), 2)],
+    ids=["tictactoe", "connect_four", "go 4x4", "hex 4x4", "go 9x9"],
+)  # fmt: skip
+def test_alpha_beta_gives_the_plain_negamax_values(rules, depths, count):
     rng = np.random.default_rng(2)
     net = Linear(rules, seed=3)
-    for _ in range(12):
+    for _ in range(count):
         board = random_position(rules, rng, 12)
         for depth in depths:
             np.testing.assert_allclose(
@@ -268,3 +285,24 @@ def test_bad_depths_are_refused(depth):
 def test_bad_discounts_are_refused(discount):
     with pytest.raises(ValueError, match="discount"):
         Search(TTT, Preference(9, list(range(9))), 2, discount)
+
+
+# --- games where the move that ends the game can lose: Go's second pass --------------------
+
+
+def test_a_pass_that_ends_a_won_count_is_a_win_and_one_that_lets_it_end_lost_a_loss():
+    rules, passing = GO4, 16
+    prefers_pass = Preference(17, [passing] + list(range(16)))
+    # Black has played a stone and white passed: black's pass ends the game, its one
+    # stone holding the whole board.
+    black_ahead = rules.apply(rules.apply(rules.start(), 5), passing)
+    assert black_ahead[PASSES] == 1
+    assert Search(rules, prefers_pass, 1).values(black_ahead)[passing] == 1.0
+    assert SearchPlayer(rules, prefers_pass, 2).act(observation(rules, black_ahead)) == passing
+    # White to move after black's stone: a pass lets black pass back and win the count,
+    # so two plies ahead white's pass is worth -g and any stone more.
+    white_behind = rules.apply(rules.start(), 5)
+    values = Search(rules, prefers_pass, 2).values(white_behind)
+    assert values[passing] == pytest.approx(-G)
+    assert int(np.nanargmax(values)) != passing
+    assert SearchPlayer(rules, prefers_pass, 1).act(observation(rules, white_behind)) == passing

@@ -135,3 +135,14 @@ def test_a_repeated_position_ends_only_openspiels_game_and_the_mirror_leaves_it(
     assert observation["action_mask"][bot.act(observation)]  # a legal move, at random
     checks[0].new_game()
     assert not checks[0].left and not checks[0].state.is_terminal()
+
+
+def test_the_rules_and_the_vectorized_games_play_on_past_a_repeated_position():
+    rules, batch = GAME.rules, GAME.vector(1)
+    position = rules.start()
+    for action in REPEATS_A_POSITION:
+        assert rules.legal_mask(position)[action] and batch.observe()[1][0, action]
+        position = rules.apply(position, action)
+        assert not batch.step(np.array([action])).done[0]
+    assert not rules.over(position)
+    np.testing.assert_array_equal(batch.observe()[0][0], rules.planes_from_board(position))

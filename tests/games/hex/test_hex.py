@@ -106,8 +106,8 @@ def test_mcts_plays_on_a_mirror_that_agrees_with_shimmy():
     assert metrics["score"] >= 0.75
 
 
-@pytest.mark.parametrize("spec", ["winblock", "line", "greedy", "search:1"])
-def test_players_that_need_rules_are_refused(spec):
+@pytest.mark.parametrize("spec", ["winblock", "line", "greedy"])
+def test_rules_players_that_do_not_fit_are_refused(spec):
     with pytest.raises(BoardqError, match="Hex"):
         check_spec(parse_spec(spec), GAME)
 
@@ -140,3 +140,7 @@ def test_the_chain_that_won_is_marked_whole_and_nothing_else():
     # O joins left and right along a row; X's column then joins nothing.
     across = board_from_rows(["X......"] * 3 + ["OOOOOOO"] + ["X......"] * 3)
     assert winning_chain(across)[3].all() and winning_chain(across).sum() == 7
+
+
+def test_the_search_has_rules_to_search_with():
+    check_spec(parse_spec("search:2"), GAME)  # no error
