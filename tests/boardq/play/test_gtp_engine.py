@@ -193,11 +193,18 @@ def test_boardq_gtp_speaks_only_gtp_on_stdout():
     assert "bundled-agent.npz" in result.stderr  # the default agent, said on stderr
 
 
+def test_boardq_gtp_go_searches_with_the_rules_of_go():
+    result = gtp_command(["go", "--search", "2"], "boardsize 9\nclear_board\n1 genmove b\n")
+    assert result.returncode == 0, result.stderr
+    answers = result.stdout.split("\n\n")
+    assert answers[:2] == ["=", "="] and answers[2].startswith("=1 ")
+    assert "depth-2 search" in result.stderr
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
         (["tictactoe"], "Tic-tac-toe's moves have no GTP names"),
-        (["go", "--search", "1"], "--search needs rules, and boardq has none for Go"),
         (["go", "--agent", "/missing.npz"], "/missing.npz does not exist"),
     ],
 )
