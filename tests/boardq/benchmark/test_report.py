@@ -69,8 +69,15 @@ def made_up_results():
         ),
         stage("fed_learner", 470.0, share_of_ceiling=0.94, by_segment=[460, 480]),
         stage(
-            "training", 7_360.0, "transitions/s", train_steps_per_sec=460.0, learner_duty=0.97,
-            data_wait_share=0.01, policy_lag_mean=2.0, replay_ratio=16.0, replay_ratio_held=16.0,
+            "training",
+            7_360.0,
+            "transitions/s",
+            train_steps_per_sec=460.0,
+            learner_duty=0.97,
+            data_wait_share=0.01,
+            policy_lag_mean=2.0,
+            replay_ratio=16.0,
+            replay_ratio_held=16.0,
         ),  # fmt: skip
         stage("naive_collection", 20.0, "transitions/s"),
         stage("naive_learning", 8.0),
