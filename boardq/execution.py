@@ -12,10 +12,13 @@ from dataclasses import dataclass
 
 from boardq.settings import AT_LEAST_1, NOT_NEGATIVE, default_actor_threads, setting
 
-__all__ = ["PRECISIONS", "ExecutionSettings"]
+__all__ = ["ACTOR_INFERENCE", "PRECISIONS", "ExecutionSettings"]
 
 PRECISIONS = ("auto", "float32", "bfloat16", "float16")
 """The values of the `precision` setting (`boardq.dqn.precision`)."""
+
+ACTOR_INFERENCE = ("auto", "numpy", "tensorflow")
+"""The values of the `actor_inference` setting (`boardq.dqn.numpy_net`)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,16 @@ class ExecutionSettings:
         "what this chip runs fastest (tensor cores on a GPU; on a CPU with AVX512_BF16 "
         "or AMX, bfloat16 where a probe of the learner's products finds it 1.5x faster). "
         "Agent files are float32",
+    )
+    actor_inference: str = setting(
+        "auto",
+        group="performance",
+        check=(lambda v: v in ACTOR_INFERENCE, f"must be one of {', '.join(ACTOR_INFERENCE)}"),
+        choices=ACTOR_INFERENCE,
+        help="how the actors compute Q-values: numpy, in each actor's own thread and off "
+        "TensorFlow's threads, which the learner's train step then has to itself; "
+        "tensorflow, the compiled forward pass on the learner's device; auto: numpy where "
+        "the learner runs on the CPU, tensorflow on a GPU",
     )
     intra_op_threads: int = setting(
         0,

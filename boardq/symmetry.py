@@ -141,7 +141,10 @@ class PermutationAugment:
         self.plane_index = np.stack(perms).astype(np.intp)  # [K, H*W*C]
         self.action_map = np.stack([s.action_map for s in symmetries])  # [K, A]
         self.mask_index = np.stack([s.inverse_map for s in symmetries])  # [K, A]
-        self._offsets = np.zeros((0, 1), np.intp)
+        # Rows drawn for an identity (the first symmetry, by convention) keep their cells.
+        self._moved = [
+            k for k in range(self.size) if not np.array_equal(self.plane_index[k], grid.ravel())
+        ]
 
     @classmethod
     def try_build(
@@ -153,11 +156,6 @@ class PermutationAugment:
         except ValueError:
             return None
 
-    def _row_offsets(self, n: int) -> np.ndarray:
-        if self._offsets.shape[0] != n:
-            self._offsets = (np.arange(n, dtype=np.intp) * self.plane_index.shape[1])[:, None]
-        return self._offsets
-
     def __call__(
         self, batch: dict[str, np.ndarray], rng: np.random.Generator
     ) -> dict[str, np.ndarray]:
@@ -166,12 +164,17 @@ class PermutationAugment:
             return batch
         n = len(batch["action"])
         choice = rng.integers(0, self.size, n)  # the draw `augment` makes
-        # Positions in the flattened batch: row b's cells start at b * cells.
-        index = self.plane_index[choice]  # [B, H*W*C]
-        index += self._row_offsets(n)
+        # Rows grouped by symmetry, each group gathered along its cells with that
+        # symmetry's one permutation (the identity's rows stay as they are): about
+        # half the time of one gather through a [B, H*W*C] index built per batch.
+        groups = [(k, np.flatnonzero(choice == k)) for k in self._moved]
         for key in ("obs", "next_obs"):
             planes = np.ascontiguousarray(batch[key])
-            batch[key] = planes.reshape(-1).take(index).reshape(planes.shape)
+            flat = planes.reshape(n, -1)
+            for k, rows in groups:
+                if rows.size:
+                    flat[rows] = flat[rows].take(self.plane_index[k], axis=1)
+            batch[key] = planes
         action = batch["action"]
         batch["action"] = self.action_map[choice, action].astype(action.dtype, copy=False)
         batch["next_mask"] = np.take_along_axis(batch["next_mask"], self.mask_index[choice], axis=1)

@@ -1,4 +1,4 @@
-"""The benchmark's learner stages: the learner alone, fed by the real pipeline, and the floor.
+"""The benchmark's learner stages: the learner alone, then fed by the real pipeline, and the floor.
 
 Built with the `Builder`, as training builds them; the chunks are transitions the
 collection stage already gathered, so the actors' cost is not in these figures.
@@ -12,7 +12,7 @@ import threading
 import numpy as np
 import tensorflow as tf
 
-from boardq.benchmark.measure import StageResult, Variant, ratio, run_segments
+from boardq.benchmark.measure import Measured, StageResult, Variant, ratio, run_segments
 from boardq.benchmark.stages import Chunk
 from boardq.config import TrainConfig
 from boardq.dqn.builder import Builder
@@ -28,28 +28,32 @@ def learner_stages(
     game: Game, config: TrainConfig, learner: Learner, chunks: list[Chunk], seconds: float,
     rounds: int,
 ) -> tuple[StageResult, StageResult]:  # fmt: skip
-    """The learner alone (ceiling) and fed by the real pipeline, interleaved.
-
-    One learner thread switches between its sources in interleaved segments.
+    """The learner alone (ceiling), then fed by the real pipeline.
 
     Every source runs the trainer's loop: one compiled call of `steps_per_call` steps
-    per element. The fed learner takes its elements from the pipeline the Builder
-    makes (bounded queue, replay ring, rate limiter at the preset's replay ratio,
-    augmentation, from_generator, prefetch), fed by a thread that re-queues chunks
-    already collected, so the actors' cost is not in the figure. The iterator floor
-    is a tf.data pipeline that only repeats the device element with the same prefetch.
+    per element, on a learner thread. The ceiling comes first and alone: its loop takes
+    one element already on the device, and no thread of another stage exists yet (the
+    collection stage's threads have ended; the pipeline below is not built), so it is
+    what the learner does by itself, as a `LearnerLoop` of its own would. Then the fed
+    learner takes its elements from the pipeline the Builder makes (bounded queue,
+    replay ring, rate limiter at the preset's replay ratio, augmentation,
+    from_generator, prefetch), fed by a thread that re-queues chunks already collected,
+    so the actors' cost is not in the figure; its segments are interleaved with the
+    *iterator floor*, a tf.data pipeline that only repeats the device element with the
+    same prefetch.
     """
     builder = Builder(config, game)
     ring, limiter = builder.make_replay(warmup=0)
     element = _fill_and_sample(ring, chunks, config)
+    alone = _alone(builder, learner, element, seconds, rounds)
+
     q, coord = builder.make_queue(), tf.train.Coordinator()
     stop = CoordStop(coord)
     pipelines = {
         "fed": builder.make_dataset_iterator(builder.make_feed(q, ring, limiter, stop), learner),
         "floor": iter(prefetched(tf.data.Dataset.from_tensors(element).repeat())),
     }
-    sources = {"ceiling": functools.partial(learner.train_on, element)}
-    sources |= {name: functools.partial(learner.train, it) for name, it in pipelines.items()}
+    sources = {name: functools.partial(learner.train, it) for name, it in pipelines.items()}
     loop = builder.make_learner_loop(learner, sources)
 
     def variant(mode: str) -> Variant:
@@ -76,7 +80,31 @@ def learner_stages(
         coord.join(threads, stop_grace_period_secs=30)
         # Deleting an iterator can wait a second: not on the benchmark's time.
         threading.Thread(target=pipelines.clear, daemon=True).start()
-    return _learner_results(config, m, learner.precision.name)
+    return _learner_results(config, {"ceiling": alone, **m}, learner.precision.name)
+
+
+def _alone(builder: Builder, learner: Learner, element, seconds: float, rounds: int) -> Measured:
+    """The ceiling: the learner's loop on one device element, the only thread at work.
+
+    `rounds` segments back to back, as many as each interleaved variant gets.
+    """
+    source = functools.partial(learner.train_on, element)
+    loop = builder.make_learner_loop(learner, {"ceiling": source})
+    loop.call()  # traces `train_on` here, on the main thread
+    coord = tf.train.Coordinator()
+    stop = CoordStop(coord)
+    counters = {
+        "steps": lambda: loop.steps,
+        "busy": lambda: loop.busy_sec["ceiling"],
+        "wait": lambda: loop.wait_sec["ceiling"],
+    }
+    threads = start_workers(coord, [("learner", functools.partial(loop.run, stop))])
+    try:
+        m = run_segments({"ceiling": Variant(counters)}, seconds, rounds, 0.3, stop)
+    finally:
+        coord.request_stop()
+        coord.join(threads, stop_grace_period_secs=30)
+    return m["ceiling"]
 
 
 def _requeue(chunks: list[Chunk], limiter, q, stop) -> None:

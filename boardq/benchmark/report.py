@@ -23,12 +23,13 @@ _RATIO_LABELS = {
     "vector_play_vs_random_play": "vectorized random play / PettingZoo random play",
     "fed_vs_ceiling": "fed learner / learner ceiling",
     "learner_vs_roofline": "learner ceiling / roofline at its shapes (GFLOP/s)",
+    "training_vs_ceiling": "full training / learner alone (train steps/s)",
     "learner_vs_peak": "learner ceiling / the chip's peak product (GFLOP/s)",
     "fed_vs_naive": "fed learner / naive learning",
     "processes_scaling": "most actor processes / fewest",
     "feed": "feed: collection capacity / learner demand",
 }
-_SHARES = {"fed_vs_ceiling", "learner_vs_roofline", "learner_vs_peak"}
+_SHARES = {"fed_vs_ceiling", "learner_vs_roofline", "learner_vs_peak", "training_vs_ceiling"}
 _MET = {True: "[green]yes[/]", False: "[red]no[/]", None: "not measured"}
 
 
@@ -155,8 +156,14 @@ def render(report: dict[str, Any], console: Console | None = None) -> None:
     )
     if r.get("learner_gflops") is not None:
         console.print(
-            f"learner at its ceiling: {_num(r['learner_gflops'])} GFLOP/s, "
-            f"{_pct(r.get('learner_vs_roofline'))} of the chip's products at its shapes"
+            f"side by side: the chip at the learner's shapes "
+            f"{_num(r.get('roofline_gflops'))} GFLOP/s | the learner alone "
+            f"{_num(r.get('learner_ceiling'), '{:,.1f}')} train steps/s, "
+            f"{_num(r['learner_gflops'])} GFLOP/s ({_pct(r.get('learner_vs_roofline'))} of the "
+            f"chip) | full training {_num(r.get('training_steps'), '{:,.1f}')} train steps/s "
+            f"({_pct(r.get('training_vs_ceiling'))} of the learner alone)",
+            highlight=False,
+            soft_wrap=True,
         )
     ratios = Table(title="comparisons (required figures marked)")
     for name in ("figure", "measured", "required", "met"):

@@ -1,12 +1,15 @@
 """The roofline stage: what this chip's matrix products reach, and the learner's share.
 
 The learner's work is matrix products (`boardq.dqn.networks.layer_gemms`): the stage times
-each of its layers' products, alone, on the learner's device in every precision the
-chip has units for (`boardq.dqn.precision.matmul_rate`), and a large square product as the
-chip's peak. At the learner's shapes the chip can do at most the FLOP-weighted
-harmonic mean of those rates (the roofline); the learner's ceiling in train steps/s
-times the FLOPs of a train step (`train_step_flops`) is what it reaches. Their ratio
-is the learner's distance to the chip's limit.
+each of its layers' products on the learner's device in every precision the chip has
+units for, and a large square product as the chip's peak. Each shape is timed two ways,
+many products in one compiled call each time (`boardq.dqn.precision.best_matmul_rate`): one
+product at a time on TensorFlow's compute threads, as a plain loop of `tf.matmul` runs,
+and one product per core at once, as the learner's independent forward passes run; the
+better is the chip's rate there. At the learner's shapes the chip can do at most the
+FLOP-weighted harmonic mean of those rates (the roofline); the learner's ceiling in
+train steps/s times the FLOPs of a train step (`train_step_flops`) is what it reaches.
+Their ratio is the learner's distance to the chip's limit.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 
 from boardq.benchmark.measure import StageResult, Window, ratio
 from boardq.dqn.chip import Chip, detect_chip
-from boardq.dqn.precision import PRECISIONS, in_turn, matmul_rate
+from boardq.dqn.precision import PRECISIONS, best_matmul_rate, in_turn
 
 __all__ = ["PEAK_SHAPE", "learner_flops", "roofline", "roofline_ratios"]
 
@@ -34,13 +37,13 @@ def learner_flops(learner) -> int:
 def roofline(learner, seconds: float, chip: Chip | None = None) -> StageResult:
     """Times the learner's layers' products in each precision the chip runs natively.
 
-    On a CPU as many products run at once as there are cores (the whole chip, which
-    the learner's independent ops can use); on a GPU one at a time.
+    Each shape's rate is the better of one product at a time and, on a CPU, one per
+    core at once (`best_matmul_rate`); on a GPU one at a time fills the device.
 
     Args:
       learner: whose network, batch size and precision are measured against.
-      seconds: time per probe (each precision runs one probe per distinct layer shape
-        and one of `PEAK_SHAPE`).
+      seconds: time per probe (each precision runs one or two probes per distinct layer
+        shape and per `PEAK_SHAPE`).
       chip: the device (default: `detect_chip()`).
     """
     from boardq.dqn.networks import layer_gemms
@@ -52,20 +55,30 @@ def roofline(learner, seconds: float, chip: Chip | None = None) -> StageResult:
     precisions = [p for p in PRECISIONS[1:] if chip.units(p)]
     t0 = time.monotonic()
     rates: dict[str, dict[str, float]] = {}
+    ways: dict[str, dict[str, dict[str, float]]] = {}
     roof: dict[str, float] = {}
     peak: dict[str, float] = {}
     for p in precisions:
-        by_shape = {s: matmul_rate(p, *s, seconds, streams=streams) for s in set(shapes)}
+        timed = {s: best_matmul_rate(p, *s, seconds, streams) for s in set(shapes)}
+        by_shape = {s: best for s, (best, _) in timed.items()}
         rates[p] = {name: by_shape[(m, k, n)] for name, m, k, n in gemms}
+        ways[p] = {name: timed[(m, k, n)][1] for name, m, k, n in gemms}
         roof[p] = in_turn(shapes, by_shape)
-        peak[p] = matmul_rate(p, *PEAK_SHAPE, seconds, chain=4 * streams, streams=streams)
+        peak[p] = best_matmul_rate(p, *PEAK_SHAPE, seconds, streams)[0]
     window = Window(t0, time.monotonic())
     learner_p = learner.precision.name
     figures: dict[str, Any] = {
         "chip": chip.describe(),
         "units": {p: chip.units(p) for p in PRECISIONS[1:]},
         "layers": [
-            {"name": name, "m": m, "k": k, "n": n, "gflops": {p: rates[p][name] for p in rates}}
+            {
+                "name": name,
+                "m": m,
+                "k": k,
+                "n": n,
+                "gflops": {p: rates[p][name] for p in rates},
+                "ways": {p: ways[p][name] for p in ways},
+            }
             for name, m, k, n in gemms
         ],
         "roofline_gflops": roof,

@@ -32,6 +32,7 @@ TARGETS = {
     "fed_vs_ceiling": 0.9,
     "vector_play_vs_random_play": 20.0,
     "processes_scaling": 1.6,
+    "training_vs_ceiling": 0.9,
 }
 
 
@@ -103,6 +104,9 @@ def compute_ratios(stages: dict[str, StageResult], config: TrainConfig) -> dict[
         return stages[key].rate if key in stages else None
 
     ceiling = rate("learner_ceiling")
+    training_steps = (
+        stages["training"].figures.get("train_steps_per_sec") if "training" in stages else None
+    )
     demand = ceiling * config.batch_size / config.replay_ratio if ceiling else None
     capacity = max((r for r in (rate("collection"), rate("processes")) if r), default=None)
     return {
@@ -116,6 +120,11 @@ def compute_ratios(stages: dict[str, StageResult], config: TrainConfig) -> dict[
         "processes_scaling": stages["processes"].figures["scaling"]
         if "processes" in stages
         else None,
+        # Side by side: the chip at the learner's shapes, the learner alone, full training.
+        "roofline_gflops": rate("roofline"),
+        "learner_ceiling": ceiling,
+        "training_steps": training_steps,
+        "training_vs_ceiling": ratio(training_steps, ceiling),
         # The learner's GFLOP/s at its ceiling, against what the chip's products reach.
         **roofline_ratios(stages.get("roofline"), ceiling),
         # What the learner eats at full speed, and what the actors can collect.

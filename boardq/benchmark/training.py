@@ -42,7 +42,9 @@ def training(game: Game, config: TrainConfig, seconds: float, key: str = "traini
             budget_steps=0,
             eval_games=0,
             out_dir=tmp,
-            log_every_sec=0.25,
+            # A row a second in a long stage (enough for its window): little of the main
+            # thread's logging on the cores the run is measured on.
+            log_every_sec=max(0.25, min(1.0, seconds / 30)),
             checkpoint_every_sec=10 * seconds + 60,
         )
         Trainer(cfg, game).run([recorder])

@@ -46,8 +46,8 @@ class PoolOpponent:
     """The past snapshot an actor's pool games play against, drawn anew now and then.
 
     Args:
-      act_fn: Q-values of int8 planes under given snapshot weights,
-        `act_fn(obs, weights) -> q`.
+      act_fn: Q-values of int8 planes under a given snapshot's weights,
+        `act_fn(obs, snapshot) -> q` (`Builder.make_forward`).
       pool: the learner's `SnapshotPool`.
       share: the share of the actor's games that are pool games.
       seed: the draws' seed.
@@ -66,7 +66,7 @@ class PoolOpponent:
         self._calls += 1
         if self._snapshot is None:
             return None
-        return np.asarray(self._act_fn(obs, self._snapshot.weights))
+        return np.asarray(self._act_fn(obs, self._snapshot))
 
 
 class Actor:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from boardq.dqn.dataset import ReplayFeed
     from boardq.dqn.learner import Learner
     from boardq.dqn.networks import QFunction
-    from boardq.dqn.snapshot import SnapshotBox
+    from boardq.dqn.snapshot import Snapshot, SnapshotBox
     from boardq.game import Game
 
 __all__ = ["Builder"]
@@ -44,6 +44,7 @@ class Builder:
     def __init__(self, config: TrainConfig, game: Game):
         self.config = config
         self.game = game
+        self._inference: tuple[str, str] | None = None
 
     # -- seeds ---------------------------------------------------------------------------
     def actor_seed(self, thread: int, process: int = 0) -> int:
@@ -59,16 +60,55 @@ class Builder:
         envs = [self.game.make_env() for _ in range(count)]
         return EnvGames(envs, rng.integers(0, 2**31, count))
 
-    def make_policy(self, q_function: QFunction, snapshots: SnapshotBox) -> ActFn:
+    def actor_inference(self) -> tuple[str, str]:
+        """How the actors compute Q-values (`actor_inference`), and one line saying why.
+
+        `auto` asks where TensorFlow computes (`boardq.dqn.chip.detect_chip`); resolved
+        once per builder.
+        """
+        if self._inference is None:
+            from boardq.dqn.numpy_net import resolve_actor_inference
+
+            gpu = False
+            if self.config.actor_inference == "auto":
+                from boardq.dqn.chip import detect_chip
+
+                gpu = detect_chip().gpu
+            self._inference = resolve_actor_inference(
+                self.config.actor_inference, self.config.network, gpu
+            )
+        return self._inference
+
+    def make_forward(
+        self, q_function: QFunction, inference: str
+    ) -> Callable[[np.ndarray, Snapshot], np.ndarray]:
+        """Q-values of int8 planes under one snapshot's weights, as numpy.
+
+        `inference` "numpy" runs `NumpyQNetwork` over the snapshot's arrays in the
+        calling thread (numpy's BLAS capped at one thread in this process); otherwise
+        `q_function`, TensorFlow's compiled forward pass, over its tensors.
+        """
+        if inference == "numpy":
+            from boardq.dqn.numpy_net import NumpyQNetwork, limit_blas_threads
+
+            limit_blas_threads(1)
+            net = NumpyQNetwork(self.game.obs_shape, self.game.num_actions, self.config.network)
+            return lambda obs, snap: net(obs, snap.numpy_weights())
+        return lambda obs, snap: q_function(obs, snap.weights).numpy()
+
+    def make_policy(
+        self, q_function: QFunction, snapshots: SnapshotBox, inference: str = "tensorflow"
+    ) -> ActFn:
         """The actors' act function: Q-values of the newest snapshot, and its version.
 
         Each call reads one immutable snapshot, so a forward pass never mixes two
-        versions of the weights (invariant 2).
+        versions of the weights (invariant 2). `inference` as `make_forward` takes it.
         """
+        forward = self.make_forward(q_function, inference)
 
         def act(obs: np.ndarray) -> tuple[np.ndarray, int]:
             snap = snapshots.get()
-            return q_function(obs, snap.weights).numpy(), snap.version
+            return forward(obs, snap), snap.version
 
         return act
 
@@ -80,6 +120,7 @@ class Builder:
         admit: Callable[[int, Any], bool] | None = None,
         process: int = 0,
         learner: Learner | None = None,
+        inference: str = "tensorflow",
     ) -> list[Actor]:
         """`actor_threads` actors of `games_per_thread` games each, into `out_queue`.
 
@@ -93,10 +134,8 @@ class Builder:
             seed = self.actor_seed(i, process)
             opponent = None
             if pool is not None:
-                past_q = learner.q_function
-                opponent = PoolOpponent(
-                    lambda obs, w, q=past_q: q(obs, w).numpy(), pool, cfg.pool_share, seed
-                )
+                past = self.make_forward(learner.q_function, inference)
+                opponent = PoolOpponent(past, pool, cfg.pool_share, seed)
             actors.append(
                 Actor(
                     games=self.make_games(cfg.games_per_thread, seed),
@@ -131,8 +170,11 @@ class Builder:
           epsilon_fn: the exploration rate now.
           admit: the replay-ratio limiter's admission, or None (collect freely).
         """
-        act_fn = self.make_policy(learner.q_function, learner.snapshots)
-        actors = self.make_actors(act_fn, out_queue, epsilon_fn, admit, learner=learner)
+        inference, _ = self.actor_inference()
+        act_fn = self.make_policy(learner.q_function, learner.snapshots, inference)
+        actors = self.make_actors(
+            act_fn, out_queue, epsilon_fn, admit, learner=learner, inference=inference
+        )
         return LocalCollection(actors)
 
     # -- replay and input pipeline ---------------------------------------------------------

@@ -227,7 +227,9 @@ class Learner:
 
     # -- what the actors see --------------------------------------------------
     def make_snapshot(self) -> Snapshot:
-        return Snapshot(int(self.step.numpy()), self.q_function.weights_of(self.online))
+        arrays = self.q_function.arrays_of(self.online)
+        weights = tuple(tf.constant(a) for a in arrays)
+        return Snapshot(int(self.step.numpy()), weights, arrays)
 
     def publish(self) -> int:
         """Publishes the current weights; returns their version (the train step).

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import keras
+import numpy as np
 import tensorflow as tf
 
 from boardq.config import NetworkConfig
@@ -115,8 +116,12 @@ class QFunction:
 
     def weights_of(self, model: keras.Model | None = None) -> tuple[tf.Tensor, ...]:
         """Copies of the current weights, in the order `__call__` expects."""
+        return tuple(tf.constant(a) for a in self.arrays_of(model))
+
+    def arrays_of(self, model: keras.Model | None = None) -> tuple[np.ndarray, ...]:
+        """Copies of the current weights as numpy arrays, in the same order."""
         model = model or self._model
-        return tuple(tf.constant(v.numpy()) for v in model.weights)
+        return tuple(np.array(v.numpy()) for v in model.weights)
 
     def __call__(self, obs, weights: Sequence[tf.Tensor]) -> tf.Tensor:
         return self._forward(obs, list(weights))

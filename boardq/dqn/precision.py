@@ -29,6 +29,7 @@ __all__ = [
     "PRECISIONS",
     "Precision",
     "in_turn",
+    "best_matmul_rate",
     "matmul_rate",
     "products_rate",
     "resolve_precision",
@@ -80,51 +81,78 @@ def matmul_rate(
     k: int,
     n: int,
     seconds: float = 0.3,
-    chain: int = 32,
     streams: int = 1,
 ) -> float:
     """GFLOP/s of [m, k] x [k, n] matmuls in `precision` on the default device.
 
-    `chain` products run inside one compiled call, in a while loop that lets
-    `streams` of them run at once on TensorFlow's threads (1: one at a time, each
-    with the compute threads TensorFlow was given; the cores: the whole chip). Calls
-    repeat for about `seconds` after one untimed call.
+    Many products run inside one compiled call, and that one call is timed: a first
+    call of a few products (which also traces) sets how many make a call of about
+    `seconds`. Each turn of the call's loop multiplies `streams` pairs of inputs of
+    their own, independent of each other, which TensorFlow's inter-op threads can run
+    at once (the chip's cores, as the learner's independent forward passes use them);
+    with 1 stream one product runs at a time on TensorFlow's compute (intra-op) threads,
+    as a plain loop of `tf.matmul` does. The best of the two is the chip's rate at this
+    shape (`best_matmul_rate`).
     """
-    key = (precision, m, k, n, chain, streams)
+    key = (precision, m, k, n, streams)
     if key not in _PROBES:
         _PROBES[key] = _probe(*key)
-    run, a, b = _PROBES[key]
-    run(a, b).numpy()
-    calls, t0 = 0, time.perf_counter()
-    while True:
-        run(a, b).numpy()
-        calls += 1
-        elapsed = time.perf_counter() - t0
-        if elapsed >= seconds:
-            return 2.0 * m * k * n * chain * calls / elapsed / 1e9
+    run, a, b, turns_of = _PROBES[key]
+    trial = 4
+    run(a, b, turns_of(trial)).numpy()  # the first call traces: time a second one
+    t0 = time.perf_counter()
+    run(a, b, turns_of(trial)).numpy()
+    per_turn = max(1e-7, (time.perf_counter() - t0) / trial)
+    turns = max(trial, int(seconds / per_turn))
+    count = turns_of(turns)
+    t0 = time.perf_counter()
+    run(a, b, count).numpy()
+    elapsed = time.perf_counter() - t0
+    return 2.0 * m * k * n * streams * turns / elapsed / 1e9
+
+
+def best_matmul_rate(
+    precision: str, m: int, k: int, n: int, seconds: float, streams: int
+) -> tuple[float, dict[str, float]]:
+    """The chip's rate at a shape: the best of one product at a time and `streams` at once.
+
+    Returns the best GFLOP/s and each way's (`one_at_a_time`, `side_by_side`).
+    """
+    ways = {"one_at_a_time": matmul_rate(precision, m, k, n, seconds, streams=1)}
+    if streams > 1:
+        ways["side_by_side"] = matmul_rate(precision, m, k, n, seconds, streams=streams)
+    return max(ways.values()), ways
 
 
 _PROBES: dict[tuple, tuple] = {}
-"""Traced probes by (precision, m, k, n, chain, streams): a second call does not trace."""
+"""Traced probes by (precision, m, k, n, streams): a second call does not trace."""
 
 
-def _probe(precision: str, m: int, k: int, n: int, chain: int, streams: int) -> tuple:
+def _probe(precision: str, m: int, k: int, n: int, streams: int) -> tuple:
     import tensorflow as tf
 
     dtype = tf.as_dtype(precision)  # the names are TensorFlow's
-    a = tf.cast(tf.random.stateless_normal([m, k], seed=[1, 2]), dtype)
-    b = tf.cast(tf.random.stateless_normal([k, n], seed=[3, 4]), dtype)
+    # Each stream its own inputs: equal products could be merged into one by the graph
+    # optimizer.
+    a = [
+        tf.cast(tf.random.stateless_normal([m, k], seed=[1, 2 + s]), dtype) for s in range(streams)
+    ]
+    b = [
+        tf.cast(tf.random.stateless_normal([k, n], seed=[3, 4 + s]), dtype) for s in range(streams)
+    ]
 
     @tf.function(autograph=False)
-    def run(a, b):
-        def body(i, acc):
-            return i + 1, acc + tf.matmul(a, b)
+    def run(a, b, turns):
+        def body(i, accs):
+            return i + 1, [acc + tf.matmul(x, y) for acc, x, y in zip(accs, a, b, strict=True)]
 
-        init = (tf.constant(0), tf.zeros([m, n], dtype))
-        cond = lambda i, _: i < chain  # noqa: E731
-        return tf.while_loop(cond, body, init, parallel_iterations=streams)[1]
+        init = (tf.constant(0), [tf.zeros([m, n], dtype) for _ in range(streams)])
+        cond = lambda i, _: i < turns  # noqa: E731
+        _, accs = tf.while_loop(cond, body, init, parallel_iterations=1)
+        # One number out: the call's end waits for every product, and copies nothing big.
+        return tf.add_n([tf.reduce_sum(tf.cast(acc[:1, :1], tf.float32)) for acc in accs])
 
-    return run, a, b
+    return run, a, b, lambda turns: tf.constant(turns, tf.int32)
 
 
 def _fallback(asked: str, chip: Chip) -> Precision:
@@ -144,10 +172,11 @@ def products_rate(
 ) -> float:
     """GFLOP/s of the products `shapes` ((m, k, n) each) in turn: FLOPs over time.
 
-    Each distinct shape is timed once by `matmul_rate` with `streams` products at
-    once (`Chip.streams` for the whole chip, as the roofline is).
+    Each distinct shape is timed once by `best_matmul_rate`: the better of one product
+    at a time and `streams` at once (`Chip.streams` for the whole chip, as the roofline
+    is).
     """
-    rates = {s: matmul_rate(precision, *s, seconds, streams=streams) for s in set(shapes)}
+    rates = {s: best_matmul_rate(precision, *s, seconds, streams)[0] for s in set(shapes)}
     return in_turn(shapes, rates)
 
 

@@ -14,10 +14,21 @@ __all__ = ["Snapshot", "SnapshotBox", "SnapshotPool"]
 
 @dataclass(frozen=True)
 class Snapshot:
-    """An immutable set of weights and the learner version that produced it."""
+    """An immutable set of weights and the learner version that produced it.
+
+    Attributes:
+      version: the learner's train step when it was taken.
+      weights: the weights as TensorFlow's forward pass takes them (tensors).
+      arrays: the same weights as numpy arrays (empty: read from `weights` on demand).
+    """
 
     version: int
     weights: tuple[Any, ...]
+    arrays: tuple[np.ndarray, ...] = ()
+
+    def numpy_weights(self) -> tuple[np.ndarray, ...]:
+        """The weights as numpy arrays (numpy inference, Ray, agent files)."""
+        return self.arrays or tuple(np.asarray(w) for w in self.weights)
 
 
 class SnapshotBox:

@@ -59,8 +59,11 @@ class ActorProcess:
         self._q.warm_up(self._snapshots.get().weights)
         self._epsilon = cfg.epsilon_start
         builder = Builder(cfg, game)
-        act = builder.make_policy(self._q, self._snapshots)
-        self._actors = builder.make_actors(act, None, lambda: self._epsilon, process=index)
+        inference, self._inference_note = builder.actor_inference()
+        act = builder.make_policy(self._q, self._snapshots, inference)
+        self._actors = builder.make_actors(
+            act, None, lambda: self._epsilon, process=index, inference=inference
+        )
         self._steps = steps_per_request(cfg)
         self._pool = None
         if len(self._actors) > 1:
@@ -92,7 +95,7 @@ class ActorProcess:
 
         if version > self._snapshots.version:
             tensors = tuple(self._tf.constant(w) for w in weights)
-            self._snapshots.publish(Snapshot(version, tensors))
+            self._snapshots.publish(Snapshot(version, tensors, tuple(weights)))
         self._epsilon = epsilon
         before = self._totals()
         if self._pool is None:

@@ -133,7 +133,7 @@ class RemoteCollection:
         snap = self._snapshots.get()
         with self._lock:
             if self._cached[0] != snap.version:
-                weights = [np.asarray(w) for w in snap.weights]
+                weights = list(snap.numpy_weights())
                 self._cached = (snap.version, ray.put(weights))
             return self._cached
 

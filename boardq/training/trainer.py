@@ -110,7 +110,6 @@ class Trainer:
         self.stop = CoordStop(self.coord)
         self.feed = builder.make_feed(self.queue, self.ring, self.limiter, self.stop)
         self._iterator = builder.make_dataset_iterator(self.feed, self.learner)
-        self.act_fn = builder.make_policy(self.learner.q_function, self.learner.snapshots)
         admit = functools.partial(self.limiter.await_insert, timeout=0.1)
         self.collection = make_collection(builder, self.learner, self.queue, self.epsilon, admit)
         self.loop = builder.make_learner_loop(
@@ -270,6 +269,8 @@ class Trainer:
         say(self.learner.precision.note)
         for note in self.ladder_notes if cfg.eval_games > 0 else ():
             say(note)
+        if not cfg.actor_processes:  # actor processes resolve it where they run
+            say(self.builder.actor_inference()[1])
         self.budget.start()
         targets = [*self.collection.targets(self.stop), ("learner", self._learner_thread)]
         if cfg.eval_games > 0 and cfg.eval_ladder.strip():

@@ -68,6 +68,17 @@ def made_up_results():
             train_step_flops=200_000_000,
         ),
         stage("fed_learner", 470.0, share_of_ceiling=0.94, by_segment=[460, 480]),
+        stage(
+            "training",
+            7_360.0,
+            "transitions/s",
+            train_steps_per_sec=460.0,
+            learner_duty=0.97,
+            data_wait_share=0.01,
+            policy_lag_mean=2.0,
+            replay_ratio=16.0,
+            replay_ratio_held=16.0,
+        ),  # fmt: skip
         stage("naive_collection", 20.0, "transitions/s"),
         stage("naive_learning", 8.0),
         stage("collection[games_per_thread=256]", 180_000.0, "transitions/s", **collection),
@@ -100,6 +111,9 @@ def test_comparisons_targets_and_the_feed_figure():
     assert r["learner_gflops"] == pytest.approx(100.0)
     assert r["learner_vs_roofline"] == pytest.approx(0.5)
     assert r["learner_vs_peak"] == pytest.approx(0.4)
+    # Side by side: the chip at the learner's shapes, the learner alone, full training.
+    assert (r["roofline_gflops"], r["learner_ceiling"], r["training_steps"]) == (200, 500, 460)
+    assert r["training_vs_ceiling"] == pytest.approx(0.92)
     assert all(t["met"] for t in report["targets"].values())
     json.dumps(report, allow_nan=False)  # JSON-ready
 
@@ -111,7 +125,9 @@ def test_render_shows_every_stage_sweeps_and_the_no_gpu_reason():
     for words in ("vector play", "collection pettingzoo", "naive learning",
                   "collection[games per thread=256]", "no GPU", "feed: collection capacity",
                   "learner demand 8,000 transitions/s",
-                  "learner at its ceiling: 100 GFLOP/s, 50% of the chip's products",
+                  "side by side: the chip at the learner's shapes 200 GFLOP/s | the learner "
+                  "alone 500.0 train steps/s, 100 GFLOP/s (50% of the chip) | full training "
+                  "460.0 train steps/s (92% of the learner alone)",
                   "float32 200, bfloat16 320", "200 MFLOP a train step",
                   "batch 256, float32, batch_splits 1"):  # fmt: skip
         assert words in text, words

@@ -52,6 +52,33 @@ def test_the_learner_stages_and_the_naive_learning_on_collected_transitions(setu
     assert 0 < slow.rate < ceiling.rate
 
 
+def _standalone_rate(builder, learner, element, seconds: float) -> float:
+    """Train steps/s of a LearnerLoop of its own on the main thread, nothing else running."""
+    import functools
+    import time
+
+    loop = builder.make_learner_loop(learner, {"x": functools.partial(learner.train_on, element)})
+    loop.call()
+    t0, s0 = time.perf_counter(), loop.steps
+    while time.perf_counter() - t0 < seconds:
+        loop.call()
+    return (loop.steps - s0) / (time.perf_counter() - t0)
+
+
+def test_the_ceiling_is_the_learner_alone(setup):
+    game, cfg, learner = setup
+    _, kept = stages.collection(game, cfg, learner, 0.6, rounds=1, keep=2_000)
+    builder = Builder(cfg, game)
+    ring, _ = builder.make_replay(warmup=0)
+    element = learning._fill_and_sample(ring, kept, cfg)
+    before = _standalone_rate(builder, learner, element, 1.5)
+    ceiling, _ = learning.learner_stages(game, cfg, learner, kept, 1.5, rounds=1)
+    after = _standalone_rate(builder, learner, element, 1.5)
+    # The stage's segments run on a thread of their own with the same loop; on a shared
+    # machine short segments vary by a few percent each way, so within 15%.
+    assert ceiling.rate >= 0.85 * max(before, after), (ceiling.rate, before, after)
+
+
 def test_naive_collection_and_full_training(setup):
     game, cfg, _ = setup
     assert naive.naive_collection(game, cfg, 1.5).rate > 0

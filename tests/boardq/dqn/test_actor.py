@@ -222,8 +222,8 @@ def test_pool_games_let_the_past_snapshot_move_for_its_seat():
     def newest(obs):  # the lowest legal move (illegal ones are masked out later)
         return np.tile(-np.arange(9.0), (len(obs), 1)), 5
 
-    def past(obs, weights):  # the highest legal move
-        assert weights == ("past",)
+    def past(obs, snapshot):  # the highest legal move
+        assert snapshot.weights == ("past",)
         return np.tile(np.arange(9.0), (len(obs), 1))
 
     pool = FakePool(Snapshot(3, ("past",)))
