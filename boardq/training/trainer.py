@@ -36,7 +36,8 @@ from boardq.training.budget import Budget
 from boardq.training.ladder import Ladder
 from boardq.training.loggers import JsonLinesLogger, Logger, TensorBoardLogger
 from boardq.training.remote import make_collection
-from boardq.training.run_state import RunState
+from boardq.training.resume import Parts, apply, gather
+from boardq.training.run_state import Restored, RunState
 
 __all__ = ["TrainResult", "Trainer"]
 
@@ -57,9 +58,17 @@ class Trainer:
       config: validated settings (config.game must be game.name).
       game: the game.
       resume_dir: an existing run directory to continue, or None for a new run.
+      resume_replay: resume with the replay saved in the checkpoint (False: with an
+        empty replay and a fresh warm-up, `--resume-without-replay`).
     """
 
-    def __init__(self, config: TrainConfig, game: Game, resume_dir: str | Path | None = None):
+    def __init__(
+        self,
+        config: TrainConfig,
+        game: Game,
+        resume_dir: str | Path | None = None,
+        resume_replay: bool = True,
+    ):
         self.config = config.validate()
         self.game = game
         if config.game != game.name:
@@ -71,6 +80,8 @@ class Trainer:
         if config.eval_symmetric:
             check_symmetric(game, "eval_symmetric")
         self.resume_dir = Path(resume_dir) if resume_dir else None
+        self.resume_replay = resume_replay
+        self.notes: list[str] = []  # lines for people about the resume
         self.run_dir: Path | None = None
         self.built = False
         self._eval_metrics: dict[str, float] = {}
@@ -81,7 +92,8 @@ class Trainer:
 
         Raises:
           RunDirError: the run directory is in use, has no checkpoint, or its
-            checkpoint does not fit this game and network.
+            checkpoint does not fit this game and network, or its replay file cannot
+            be used (unless `resume_replay` is False).
         """
         self.run_dir = self.resume_dir or new_run_dir(self.config.out_dir, self.game.dir_name)
         self.lock = RunLock(self.run_dir)  # refuses a second training on this directory
@@ -98,23 +110,49 @@ class Trainer:
         cfg, builder = self.config, Builder(self.config, self.game)
         self.builder = builder
         self.learner = builder.make_learner()
-        self.state = RunState(self.learner, self.game, cfg, self.run_dir)
+        self.coord = tf.train.Coordinator()
+        # A save that fails in the writer thread stops the run as a thread's error does.
+        self.state = RunState(self.learner, self.game, cfg, self.run_dir, self.coord.request_stop)
+        restored = Restored(None, False)
         if self.resume_dir is not None:
-            self.state.restore()
+            restored = self.state.restore(self.resume_replay)
+        try:
+            self._build_parts(builder, restored)
+        finally:
+            if restored.reader is not None:
+                restored.reader.close()
         # The run's settings; a resume's, with what it changed, once its checkpoint fits.
         atomic_write_text(self.run_dir / CONFIG_FILE, cfg.to_json())
         self.learner.publish()  # the first snapshot: restored weights when resuming
         self.budget = Budget(cfg.budget_steps, cfg.budget_minutes, self.state.base_elapsed)
 
+    def _build_parts(self, builder: Builder, restored: Restored) -> None:
+        cfg = self.config
         self.queue = builder.make_queue()
         self.ring, self.limiter = builder.make_replay()
-        self.coord = tf.train.Coordinator()
         self.stop = CoordStop(self.coord)
         self.feed = builder.make_feed(self.queue, self.ring, self.limiter, self.stop)
         self._iterator = builder.make_dataset_iterator(self.feed, self.learner)
         self.act_fn = builder.make_policy(self.learner.q_function, self.learner.snapshots)
         admit = functools.partial(self.limiter.await_insert, timeout=0.1)
-        self.collection = make_collection(builder, self.learner, self.queue, self.epsilon, admit)
+        self.collection = make_collection(
+            builder, self.learner, self.queue, self.epsilon, admit, self.limiter.refund
+        )
+        self.ladder = Ladder(cfg, self.game, self.run_dir)
+        self.parts = Parts(
+            ring=self.ring,
+            limiter=self.limiter,
+            feed=self.feed,
+            actors=list(getattr(self.collection, "actors", [])),
+            pool=self.learner.pool,
+            ladder=self.ladder,
+        )
+        meta = apply(restored, self.parts, cfg)  # the replay, generators, pool, ladder
+        self._explored_base = int(meta.get("explored", self.state.base_transitions))
+        if restored.note:
+            self.notes.append(restored.note)
+        if restored.replay:
+            self.notes.append(f"replay restored: {self.ring.size:,} transitions, no warm-up")
         self.loop = builder.make_learner_loop(
             self.learner,
             {"replay": functools.partial(self.learner.train, self._iterator)},
@@ -126,9 +164,13 @@ class Trainer:
         """Transitions collected over the whole run, resumes included."""
         return self.state.base_transitions + self.collection.transitions()
 
+    def explored(self) -> int:
+        """Transitions the exploration schedule has counted over the whole run."""
+        return self._explored_base + self.limiter.inserted
+
     def epsilon(self) -> float:
         cfg = self.config
-        moves = self.state.base_transitions + self.limiter.inserted
+        moves = self.explored()
         return linear_epsilon(
             moves, cfg.epsilon_start, cfg.epsilon_end, cfg.epsilon_decay_transitions
         )
@@ -152,8 +194,10 @@ class Trainer:
             if self.progress() >= 1.0:
                 self.stop.set()
             elif now - last["checkpoint"] >= cfg.checkpoint_every_sec:
-                self.save()
-                last["checkpoint"] = now
+                # The replay is written in the background; a save still being written
+                # puts the next one off to a later call.
+                if self.save(wait=False) is not None:
+                    last["checkpoint"] = now
             if cfg.keep_agent_every_sec and now - last["kept"] >= cfg.keep_agent_every_sec:
                 self.state.keep_agent(self.collected(), self.elapsed())
                 last["kept"] = now
@@ -174,18 +218,28 @@ class Trainer:
         def took(result: dict[str, float]) -> None:
             self._eval_metrics = result
 
-        ladder = Ladder(self.config, self.game, self.run_dir)
-        ladder.run(self.stop, newest, self.state.kept_agent_files, took)
+        self.ladder.run(self.stop, newest, self.state.kept_agent_files, took)
 
     # -- saving ----------------------------------------------------------------------------
-    def save(self, keep: bool = False) -> Path:
-        """Checkpoint and exported agent (and a kept copy); call where no train step runs."""
+    def save(self, keep: bool = False, wait: bool = True) -> Path | None:
+        """Checkpoint and exported agent (and a kept copy); call where no train step runs.
+
+        Args:
+          keep: keep a copy of the agent too (`keep_agent_every_sec`).
+          wait: until the checkpoint, replay included, is committed; else the replay
+            is written in the background, and None is returned (nothing saved) while
+            the previous save is still being written.
+        """
+        if not wait and self.state.saving:
+            return None
         if keep and self.config.keep_agent_every_sec:
             self.state.keep_agent(self.collected(), self.elapsed())
         return self.state.save(
             transitions=self.collected(),
             games=self.state.base_games + self.collection.games(),
             elapsed_sec=self.elapsed(),
+            extras=gather(self.parts, self.explored(), self.config.save_replay),
+            wait=wait,
         )
 
     # -- metrics ---------------------------------------------------------------------------
@@ -196,6 +250,7 @@ class Trainer:
         train = {k: float(v) for k, v in loop.metrics.items()}
         busy, wait = sum(loop.busy_sec.values()), sum(loop.wait_sec.values())
         steps = loop.steps
+        delivered = self.collection.transitions()
         m: dict[str, Any] = {
             "time": now,
             "elapsed_sec": self.elapsed(),
@@ -206,13 +261,15 @@ class Trainer:
             "queue_depth": self.queue.qsize(),
             "epsilon": self.epsilon(),
             "learning_rate": float(self.learner.optimizer.learning_rate.numpy()),
-            # Samples trained per transition collected after the warm-up.
-            "replay_ratio_measured": self.limiter.sampled
-            / max(1, self.limiter.inserted - self.limiter.warmup),
+            # Samples trained per transition delivered after the warm-up (this process).
+            "replay_ratio_measured": self.limiter.sampled / max(1, delivered - self.limiter.warmup),
+            # Moves the limiter admitted that have not arrived (in flight, or lost).
+            "admitted_not_delivered": self.limiter.inserted - delivered,
             "policy_lag": steps - self.collection.mean_version(),
             "learner_busy_sec": busy,
             "learner_wait_sec": wait,
             **self.collection.metrics(),
+            **self.state.last_save,  # the last checkpoint's seconds and size
             **train,
             **self._eval_metrics,
         }
@@ -259,6 +316,7 @@ class Trainer:
             self.collection.close()
             self.stop.set()
             run_to_end(self._iterator)
+            self.state.close()
             self.lock.release()
 
     def _run(self, extra: Sequence[Logger], say: Callable[[str], None]) -> TrainResult:
@@ -270,6 +328,8 @@ class Trainer:
         ]
         say(f"{'resuming' if self.resume_dir else 'training'} {self.game.title} in {self.run_dir}")
         say(self.learner.precision.note)
+        for note in self.notes:
+            say(note)
         self.budget.start()
         targets = [*self.collection.targets(self.stop), ("learner", self._learner_thread)]
         if cfg.eval_games > 0 and cfg.eval_ladder.strip():
@@ -295,6 +355,10 @@ class Trainer:
                 self.coord.request_stop(e)
             # Re-raises the first exception of any thread (or of the loop above).
             self.coord.join(threads, stop_grace_period_secs=30)
+            # The input pipeline ends, and what the actors left in the queue goes into
+            # the ring, so the checkpoint holds every transition collected.
+            run_to_end(self._iterator)
+            self.feed.drain()
             self.save(keep=True)
             final = self.metrics(last)
             final["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
