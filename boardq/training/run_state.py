@@ -212,6 +212,7 @@ class RunState:
             checkpoint stands.
         """
         self.writer.wait()
+        t0 = time.perf_counter()
         extras = extras or Extras()
         self._transitions.assign(transitions)
         self._games.assign(games)
@@ -241,8 +242,11 @@ class RunState:
             "meta": extras.meta,
         }
 
+        pause = time.perf_counter() - t0  # what the calling (learner) thread waits
+
         def job(hold: Callable[[], None]) -> None:
             self._write_replay(prefix, header, extras, hold)
+            self.last_save["checkpoint_pause_sec"] = pause
 
         self.writer.run(job, wait)
         return prefix

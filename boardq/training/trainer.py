@@ -12,6 +12,7 @@ ended.
 
 from __future__ import annotations
 
+import errno
 import functools
 import resource
 import time
@@ -40,6 +41,8 @@ from boardq.training.resume import Parts, apply, gather
 from boardq.training.run_state import Restored, RunState
 
 __all__ = ["TrainResult", "Trainer"]
+
+_DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
 @dataclass
@@ -296,6 +299,8 @@ class Trainer:
           The run directory and the final metrics; `interrupted` after Ctrl-C.
 
         Raises:
+          RunDirError: the disk is full (or the quota spent): the run stops, and its
+            last committed checkpoint stands.
           KeyboardInterrupt is not raised: it becomes `interrupted=True` after the
           final checkpoint. The first exception of any thread is re-raised here.
         """
@@ -304,8 +309,25 @@ class Trainer:
         say = say or (lambda text: None)
         try:
             return self._run(loggers, say)
+        except (OSError, tf.errors.OpError) as e:
+            full = self._disk_full(e)
+            if full is None:
+                raise
+            raise full from None
         finally:
             self.close()
+
+    def _disk_full(self, error: BaseException) -> RunDirError | None:
+        """One line for a write that found the disk full (None: another error)."""
+        if isinstance(error, OSError) and error.errno in _DISK_FULL:
+            reason = error.strerror
+        elif isinstance(error, tf.errors.OpError) and "No space left on device" in str(error):
+            reason = "No space left on device"  # TensorBoard's writer
+        else:
+            return None
+        latest = self.state.store.latest()
+        kept = f"its last good checkpoint, {latest.name}, stands" if latest else "it kept none"
+        return RunDirError(f"cannot write to {self.run_dir}: {reason}; the run stopped and {kept}")
 
     def close(self) -> None:
         """Releases the run directory and the actor processes.
@@ -335,7 +357,8 @@ class Trainer:
         if cfg.eval_games > 0 and cfg.eval_ladder.strip():
             targets.append(("evaluator", self._evaluator_thread))
         interrupted = False
-        last = self.metrics()
+        # Where the run starts (a resumed run: the replay it restored, its counters).
+        last = self._write(loggers[:2], self.metrics())
         threads = start_workers(self.coord, targets)
         try:
             try:
@@ -364,9 +387,16 @@ class Trainer:
             final["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             final["replay_mb"] = self.ring.nbytes / 2**20
             self._write(loggers[:2], final)
-        finally:
+        except BaseException:
+            # The error goes on; a logger that cannot write (a full disk) cannot close.
             for logger in loggers:
-                logger.close()
+                try:
+                    logger.close()
+                except (OSError, tf.errors.OpError):
+                    pass
+            raise
+        for logger in loggers:
+            logger.close()
         return TrainResult(self.run_dir, final, interrupted)
 
     @staticmethod
