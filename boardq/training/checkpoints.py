@@ -27,6 +27,7 @@ write.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import threading
@@ -39,15 +40,40 @@ import tensorflow as tf
 from boardq.errors import RunDirError
 from boardq.rundir import atomic_write_text
 
-__all__ = ["HOLD_SAVE_ENV", "CheckpointStore", "CheckpointWriteError", "SaveWriter"]
+__all__ = [
+    "HOLD_SAVE_ENV",
+    "CheckpointStore",
+    "CheckpointWriteError",
+    "SaveWriter",
+    "disk_full_error",
+]
 
 HOLD_SAVE_ENV = "BOARDQ_HOLD_SAVE"
 REPLAY_SUFFIX = ".replay"
 STATE_FILE = "checkpoint"  # TensorFlow's name: tf.train.latest_checkpoint reads it
+_DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
 class CheckpointWriteError(RunDirError):
     """A checkpoint could not be written (a full disk, say); the previous one stands."""
+
+
+def disk_full_error(error: BaseException, run_dir: Path, latest: Path | None) -> RunDirError | None:
+    """One line for a write of the run that found the disk full (None: another error).
+
+    Args:
+      error: what a write raised (a file's OSError, or TensorBoard's writer's error).
+      run_dir: the run directory.
+      latest: the newest committed checkpoint, or None.
+    """
+    if isinstance(error, OSError) and error.errno in _DISK_FULL:
+        reason = error.strerror
+    elif isinstance(error, tf.errors.OpError) and "No space left on device" in str(error):
+        reason = "No space left on device"
+    else:
+        return None
+    kept = f"its last good checkpoint, {latest.name}, stands" if latest else "it kept none"
+    return RunDirError(f"cannot write to {run_dir}: {reason}; the run stopped and {kept}")
 
 
 class CheckpointStore:
@@ -127,6 +153,7 @@ class CheckpointStore:
                 path.unlink(missing_ok=True)
 
     def failure(self, name: str, error: BaseException) -> str:
+        """The line for checkpoint `name` that could not be written for `error`."""
         reason = getattr(error, "strerror", None) or str(error).strip().splitlines()[0]
         latest = self.latest()
         kept = f"the last good checkpoint, {latest.name}, stands" if latest else "none was kept"

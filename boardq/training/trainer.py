@@ -12,7 +12,6 @@ ended.
 
 from __future__ import annotations
 
-import errno
 import functools
 import resource
 import time
@@ -34,6 +33,7 @@ from boardq.players.factory import check_spec, check_symmetric
 from boardq.players.specs import parse_ladder
 from boardq.rundir import CONFIG_FILE, RunLock, atomic_write_text, new_run_dir
 from boardq.training.budget import Budget
+from boardq.training.checkpoints import disk_full_error
 from boardq.training.ladder import Ladder
 from boardq.training.loggers import JsonLinesLogger, Logger, TensorBoardLogger
 from boardq.training.remote import make_collection
@@ -41,8 +41,6 @@ from boardq.training.resume import Parts, apply, gather
 from boardq.training.run_state import Restored, RunState
 
 __all__ = ["TrainResult", "Trainer"]
-
-_DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
 @dataclass
@@ -310,24 +308,12 @@ class Trainer:
         try:
             return self._run(loggers, say)
         except (OSError, tf.errors.OpError) as e:
-            full = self._disk_full(e)
+            full = disk_full_error(e, self.run_dir, self.state.store.latest())
             if full is None:
                 raise
             raise full from None
         finally:
             self.close()
-
-    def _disk_full(self, error: BaseException) -> RunDirError | None:
-        """One line for a write that found the disk full (None: another error)."""
-        if isinstance(error, OSError) and error.errno in _DISK_FULL:
-            reason = error.strerror
-        elif isinstance(error, tf.errors.OpError) and "No space left on device" in str(error):
-            reason = "No space left on device"  # TensorBoard's writer
-        else:
-            return None
-        latest = self.state.store.latest()
-        kept = f"its last good checkpoint, {latest.name}, stands" if latest else "it kept none"
-        return RunDirError(f"cannot write to {self.run_dir}: {reason}; the run stopped and {kept}")
 
     def close(self) -> None:
         """Releases the run directory and the actor processes.

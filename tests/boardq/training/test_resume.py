@@ -159,3 +159,23 @@ def test_a_replay_file_that_cannot_be_used_is_refused_unless_asked(tiny_config, 
     assert result.metrics["train_steps"] == 100
     assert resumed.limiter.warmup == cfg.warmup_transitions
     assert [note for note in resumed.notes if "going on with an empty replay" in note]
+
+
+def test_a_checkpoint_of_an_earlier_boardq_resumes_only_without_replay(tiny_config):
+    import shutil
+
+    import tensorflow as tf
+
+    first = Trainer(tiny_config, GAME)
+    first.run()
+    # What boardq wrote before replay files: tf.train.CheckpointManager, no token.
+    folder = first.run_dir / "checkpoints"
+    shutil.rmtree(folder)
+    old = tf.train.Checkpoint(**first.state._objects)
+    tf.train.CheckpointManager(old, str(folder), max_to_keep=3).save(checkpoint_number=60)
+    cfg = tiny_config.replace(budget_steps=100)
+    with pytest.raises(RunDirError, match="written by an earlier boardq.*--resume-without-replay"):
+        Trainer(cfg, GAME, resume_dir=first.run_dir).build()
+    resumed = Trainer(cfg, GAME, resume_dir=first.run_dir, resume_replay=False)
+    assert resumed.run().metrics["train_steps"] == 100
+    assert resumed.state.base_steps == 60
