@@ -153,7 +153,9 @@ class Trainer:
         if restored.note:
             self.notes.append(restored.note)
         if restored.replay:
-            self.notes.append(f"replay restored: {self.ring.size:,} transitions, no warm-up")
+            left = self.limiter.warmup  # the warm-up less what the replay holds
+            then = f"{left:,} more before training" if left else "no warm-up"
+            self.notes.append(f"replay restored: {self.ring.size:,} transitions, {then}")
         self.loop = builder.make_learner_loop(
             self.learner,
             {"replay": functools.partial(self.learner.train, self._iterator)},

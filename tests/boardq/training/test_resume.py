@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 
@@ -19,6 +21,13 @@ def _rows(ring) -> dict[str, np.ndarray]:
     """Every row of a ring, oldest first."""
     blocks = [rows for _, rows in ring.snapshot().blocks()]
     return {key: np.concatenate([b[key] for b in blocks]) for key in blocks[0]}
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory, tiny_settings_for):
+    """A finished tic-tac-toe run (the `tiny_config` fixture's settings), made once."""
+    cfg = tiny_settings_for(tmp_path_factory.mktemp("finished"))
+    return Trainer(cfg, GAME).run().run_dir
 
 
 @pytest.fixture
@@ -59,21 +68,20 @@ def test_a_resumed_run_goes_on_with_the_replay_generators_and_pool_it_saved(pool
                 np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
     finally:
         resumed.close()
-    result = Trainer(cfg, GAME, resume_dir=first.run_dir).run()
-    assert result.metrics["train_steps"] == 240
 
 
-def test_no_save_replay_writes_small_checkpoints_and_a_resume_warms_up_again(tiny_config):
+def test_no_save_replay_writes_small_checkpoints_and_a_resume_warms_up_again(
+    tiny_config, finished_run
+):
     cfg = tiny_config.replace(save_replay=False)
     first = Trainer(cfg, GAME).run()
-    with_replay = Trainer(tiny_config, GAME).run()
 
-    def rows_saved(run) -> int:
-        with ReplayFileReader(_latest_replay(run.run_dir)) as reader:
+    def rows_saved(run_dir) -> int:
+        with ReplayFileReader(_latest_replay(run_dir)) as reader:
             return reader.shape("replay/obs")[0] if "replay/obs" in reader.arrays else 0
 
-    assert rows_saved(first) == 0
-    assert rows_saved(with_replay) == with_replay.metrics["replay_size"] > 0
+    assert rows_saved(first.run_dir) == 0
+    assert rows_saved(finished_run) > cfg.warmup_transitions  # the same run with it
     resumed = Trainer(cfg.replace(budget_steps=80), GAME, resume_dir=first.run_dir)
     resumed.build()
     try:
@@ -141,41 +149,46 @@ def _damaged(path):
     ],
     ids=["missing", "cut-short", "another-game", "another-checkpoint", "damaged"],
 )
-def test_a_replay_file_that_cannot_be_used_is_refused_unless_asked(tiny_config, spoil, words):
-    first = Trainer(tiny_config, GAME).run()
-    spoil(_latest_replay(first.run_dir))
-    config = (first.run_dir / "config.json").read_text()
+def test_a_replay_file_that_cannot_be_used_is_refused_unless_asked(
+    tiny_config, finished_run, tmp_path, spoil, words
+):
+    run_dir = shutil.copytree(finished_run, tmp_path / "run")
+    spoil(_latest_replay(run_dir))
+    config = (run_dir / "config.json").read_text()
     cfg = tiny_config.replace(budget_steps=100)
     with pytest.raises(RunDirError) as refused:
-        Trainer(cfg, GAME, resume_dir=first.run_dir).build()
+        Trainer(cfg, GAME, resume_dir=run_dir).build()
     message = str(refused.value)
     assert words in message and "\n" not in message
     assert message.endswith("resume with --resume-without-replay to go on with an empty replay")
-    assert (first.run_dir / "config.json").read_text() == config  # nothing written
+    assert (run_dir / "config.json").read_text() == config  # nothing written
     # Asked, the run goes on with an empty replay and says so (a damaged part of the
     # ring is not read then).
-    resumed = Trainer(cfg, GAME, resume_dir=first.run_dir, resume_replay=False)
-    result = resumed.run()
-    assert result.metrics["train_steps"] == 100
-    assert resumed.limiter.warmup == cfg.warmup_transitions
+    resumed = Trainer(cfg, GAME, resume_dir=run_dir, resume_replay=False)
+    resumed.build()
+    resumed.close()
+    assert resumed.ring.size == 0 and resumed.limiter.warmup == cfg.warmup_transitions
     assert [note for note in resumed.notes if "going on with an empty replay" in note]
 
 
-def test_a_checkpoint_of_an_earlier_boardq_resumes_only_without_replay(tiny_config):
-    import shutil
-
+def test_a_checkpoint_of_an_earlier_boardq_resumes_only_without_replay(
+    tiny_config, finished_run, tmp_path
+):
     import tensorflow as tf
 
-    first = Trainer(tiny_config, GAME)
-    first.run()
+    run_dir = shutil.copytree(finished_run, tmp_path / "run")
+    first = Trainer(tiny_config, GAME, resume_dir=run_dir)
+    first.build()  # restores the run's networks and counters, to write them as before
+    first.close()
     # What boardq wrote before replay files: tf.train.CheckpointManager, no token.
-    folder = first.run_dir / "checkpoints"
+    folder = run_dir / "checkpoints"
     shutil.rmtree(folder)
     old = tf.train.Checkpoint(**first.state._objects)
     tf.train.CheckpointManager(old, str(folder), max_to_keep=3).save(checkpoint_number=60)
     cfg = tiny_config.replace(budget_steps=100)
     with pytest.raises(RunDirError, match="written by an earlier boardq.*--resume-without-replay"):
-        Trainer(cfg, GAME, resume_dir=first.run_dir).build()
-    resumed = Trainer(cfg, GAME, resume_dir=first.run_dir, resume_replay=False)
-    assert resumed.run().metrics["train_steps"] == 100
-    assert resumed.state.base_steps == 60
+        Trainer(cfg, GAME, resume_dir=run_dir).build()
+    resumed = Trainer(cfg, GAME, resume_dir=run_dir, resume_replay=False)
+    resumed.build()
+    resumed.close()
+    assert resumed.state.base_steps == 60 and resumed.ring.size == 0
