@@ -188,11 +188,11 @@ class ReplayFileReader:
         self._file.seek(size - _TRAILER - length)
         try:
             index = json.loads(self._file.read(length))
-        except ValueError:
+            self.header: dict[str, Any] = dict(index["header"])
+            self.arrays: dict[str, dict[str, Any]] = dict(index["arrays"])
+            self._parts: list[list[Any]] = list(index["parts"])
+        except (ValueError, KeyError, TypeError):
             raise ReplayFileError(f"replay file {self.path} has a damaged index") from None
-        self.header: dict[str, Any] = index["header"]
-        self.arrays: dict[str, dict[str, Any]] = index["arrays"]
-        self._parts: list[list[Any]] = index["parts"]
 
     def shape(self, name: str) -> tuple[int, ...]:
         return tuple(self.arrays[name]["shape"])

@@ -130,11 +130,11 @@ class RunState:
         latest = self.store.latest()
         if latest is None:
             raise RunDirError(f"{self.run_dir} has no checkpoint to resume from")
-        names = {name.split("/")[0] for name, _ in tf.train.list_variables(str(latest))}
-        # A checkpoint of an earlier boardq has no token (and no replay file).
-        has_token = _TOKEN in names
-        objects = {**self._objects, **({_TOKEN: self._token} if has_token else {})}
         try:
+            names = {name.split("/")[0] for name, _ in tf.train.list_variables(str(latest))}
+            # A checkpoint of an earlier boardq has no token (and no replay file).
+            has_token = _TOKEN in names
+            objects = {**self._objects, **({_TOKEN: self._token} if has_token else {})}
             tf.train.Checkpoint(**objects).restore(str(latest)).assert_existing_objects_matched()
         except (ValueError, AssertionError, tf.errors.OpError) as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
@@ -148,7 +148,7 @@ class RunState:
             if replay:
                 raise ReplayFileError(f"{e}; {WITHOUT_REPLAY_HINT}") from None
             return Restored(None, False, f"{e}: going on with an empty replay")
-        if not reader.header["replay"]:
+        if not reader.header.get("replay"):
             note = f"checkpoint {latest.name} holds no replay (--no-save-replay)"
             return Restored(reader, False, f"{note}: collecting a fresh warm-up")
         if not replay:
@@ -169,9 +169,8 @@ class RunState:
                 raise ReplayFileError(f"replay file {path} is of a {header.get('game')} run")
             if header.get("token") != self._token.numpy().decode():
                 raise ReplayFileError(f"replay file {path} belongs to another checkpoint")
-            if tuple(header["obs_shape"]) != tuple(game.obs_shape) or header["num_actions"] != int(
-                game.num_actions
-            ):
+            shapes = (tuple(header.get("obs_shape", ())), header.get("num_actions"))
+            if shapes != (tuple(game.obs_shape), int(game.num_actions)):
                 raise ReplayFileError(f"replay file {path} has other board shapes than {game.name}")
         except BaseException:
             reader.close()
