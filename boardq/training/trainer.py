@@ -261,6 +261,9 @@ class Trainer:
             "transitions": self.collected(),
             "games": self.state.base_games + self.collection.games(),
             "replay_size": self.ring.size,
+            # Transitions still to collect before training starts (0 after a resume
+            # whose replay holds the warm-up).
+            "warmup_left": max(0, self.limiter.warmup - self.limiter.inserted),
             "queue_depth": self.queue.qsize(),
             "epsilon": self.epsilon(),
             "learning_rate": float(self.learner.optimizer.learning_rate.numpy()),

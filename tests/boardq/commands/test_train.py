@@ -316,7 +316,8 @@ def test_a_run_stopped_by_sigterm_resumes_with_its_replay_and_no_warm_up(tmp_pat
         proc.kill()
     assert proc.returncode == 143
     run = _run_dir(tmp_path)
-    stopped = _rows(run)[-1]
+    before = _rows(run)
+    stopped = before[-1]
     assert stopped["replay_size"] == _saved_replay_size(run) > 256
     r = boardq(
         "train", "tictactoe", *FAST, "--resume", str(run),
@@ -324,14 +325,15 @@ def test_a_run_stopped_by_sigterm_resumes_with_its_replay_and_no_warm_up(tmp_pat
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert f"replay restored: {stopped['replay_size']:,} transitions, no warm-up" in r.stdout
-    resumed = [row for row in _rows(run) if row["elapsed_sec"] >= stopped["elapsed_sec"]][1:]
+    resumed = _rows(run)[len(before) :]
     # The first row of the resumed run is where the stopped one ended ...
     assert resumed[0]["replay_size"] == stopped["replay_size"]
     assert resumed[0]["train_steps"] == stopped["train_steps"]
-    # ... and it trains at once: no row collects without training (a warm-up would).
+    # ... and it trains at once, with no warm-up to collect (the first run had one).
+    assert before[0]["warmup_left"] == 256
+    assert [row["warmup_left"] for row in resumed] == [0] * len(resumed)
     steps = [row["train_steps"] for row in resumed]
-    assert all(b > a for a, b in zip(steps, steps[1:], strict=False)), steps
-    assert resumed[-1]["train_steps"] == stopped["train_steps"] + 100
+    assert steps == sorted(steps) and steps[-1] == stopped["train_steps"] + 100
 
 
 def test_kill_9_while_a_checkpoint_is_written_leaves_the_previous_one(tmp_path):
