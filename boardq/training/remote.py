@@ -184,10 +184,13 @@ class RemoteCollection:
                 self._give_back(pending)
                 self._wait_for(i, e, stop)
                 continue
-            pending.pop(0)
             self._account(i, done)
-            if len(chunk["action"]) and put_until_stopped(self._queue, chunk, stop):
+            if not len(chunk["action"]):
+                pending.pop(0)
+            elif put_until_stopped(self._queue, chunk, stop):
+                pending.pop(0)
                 self.stats[i].transitions += len(chunk["action"])
+            # else: stopped with the queue full: the request's moves are given back
 
     def _wait_for(self, i: int, error: Exception, stop) -> None:
         """Says process i died, then asks only where it is (no admission) until it answers.

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from boardq.dqn.collection import moves_in_flight
 from boardq.training.trainer import Trainer
 from games import get_game
 
@@ -32,11 +33,16 @@ def test_training_with_two_actor_processes_holds_the_replay_ratio(tiny_config):
     assert all(s.transitions > 0 for s in trainer.collection.stats)
     assert m["transitions"] == sum(s.transitions for s in trainer.collection.stats)
     # The limiter's rule across processes: samples trained stay within the tolerance
-    # of ratio x moves admitted (requests in flight count as admitted).
+    # of ratio x moves admitted, requests in flight counting as admitted. The requests
+    # still in flight at the end were given back (they will not arrive), so on the
+    # transitions that did arrive the rule holds within the tolerance and the moves
+    # those requests had asked for.
     lim = trainer.limiter
-    drift = lim.sampled - cfg.replay_ratio * (lim.inserted - lim.warmup)
-    assert abs(drift) <= lim.tolerance == trainer.builder.replay_tolerance()
-    assert m["transitions"] <= lim.inserted
+    assert lim.tolerance == trainer.builder.replay_tolerance()
+    drift = lim.sampled - cfg.replay_ratio * (m["transitions"] - lim.warmup)
+    assert abs(drift) <= lim.tolerance + cfg.replay_ratio * moves_in_flight(cfg)
+    # What was admitted and not given back arrived, but for moves of unfinished games.
+    assert 0 <= m["admitted_not_delivered"] < 128
     assert m["policy_lag"] >= 0
     assert not ray.is_initialized()  # the local instance this run started is gone
 
@@ -133,9 +139,10 @@ def test_a_killed_actor_process_is_restarted_and_ctrl_c_leaves_no_process(tmp_pa
         while time.monotonic() < end and steps_logged(run_dir)[-1] < before + 50:
             time.sleep(0.5)
         assert steps_logged(run_dir)[-1] >= before + 50  # training went on
-        # Enough transitions for the limiter's tolerance (about 17k samples here) to be
-        # under 5% of the samples trained.
-        assert wait_for_logged(run_dir, "transitions", 40_000, timeout=240)
+        # Enough transitions that the limiter's tolerance (about 17k samples here) and
+        # the samples of the moves in flight at the end (16 x 1,024) are 3% of those
+        # trained, well under 5%.
+        assert wait_for_logged(run_dir, "transitions", 70_000, timeout=300)
         seen |= descendants(proc.pid)
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=120)
