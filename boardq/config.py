@@ -152,6 +152,14 @@ class TrainConfig(ExecutionSettings):
     checkpoint_every_sec: float = setting(
         120.0, group="run", check=POSITIVE, help="seconds between checkpoints"
     )
+    save_replay: bool = setting(
+        True,
+        group="run",
+        no_flag=True,
+        help="save the replay memory with every checkpoint, so that a resumed run goes on "
+        "with it (--no-save-replay: small checkpoints, and a resume collects a fresh "
+        "warm-up)",
+    )
     keep_agent_every_sec: float = setting(
         120.0,
         group="run",

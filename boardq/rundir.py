@@ -3,7 +3,8 @@
 Layout of a run directory::
 
     RUN_DIR/config.json        the TrainConfig of the run
-    RUN_DIR/checkpoints/       tf.train.CheckpointManager (networks, optimizer, counters)
+    RUN_DIR/checkpoints/       ckpt-N.* (networks, optimizer, counters) and ckpt-N.replay
+                               (the replay and the rest; boardq.training.checkpoints)
     RUN_DIR/agent.npz          the exported agent (greedy player), see boardq.players.agent
     RUN_DIR/agents/            agent-<train step>.npz: the agent kept every few minutes
     RUN_DIR/metrics.jsonl      one JSON line of metrics per progress tick

@@ -20,6 +20,17 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 @pytest.fixture
 def tiny_config(tmp_path):
     """A tic-tac-toe config that trains for a few seconds."""
+    return tiny_settings(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def tiny_settings_for():
+    """`tiny_settings_for(path)`: `tiny_config`'s settings, for fixtures of a wider scope."""
+    return tiny_settings
+
+
+def tiny_settings(tmp_path):
+    """The `tiny_config` fixture's settings, runs written under `tmp_path`."""
     from games import get_game
 
     return get_game("tictactoe").preset.replace(

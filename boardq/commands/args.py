@@ -149,6 +149,15 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
                 choices=meta.get("choices"),
                 help=meta["help"],
             )
+            if meta.get("no_flag"):  # --no-save-replay: the same as --save-replay false
+                groups[meta["group"]].add_argument(
+                    "--no-" + f.name.replace("_", "-"),
+                    dest=f.name,
+                    action="store_const",
+                    const=False,
+                    default=argparse.SUPPRESS,
+                    help=f"the same as --{f.name.replace('_', '-')} false",
+                )
 
 
 def config_from_args(base: TrainConfig, args: argparse.Namespace) -> TrainConfig:

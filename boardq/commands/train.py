@@ -44,6 +44,12 @@ def add_command(sub) -> None:
         "--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its last checkpoint"
     )
     p.add_argument(
+        "--resume-without-replay",
+        action="store_true",
+        help="with --resume: go on with an empty replay (a fresh warm-up) when the "
+        "checkpoint's replay file is missing or cannot be used, or is not wanted",
+    )
+    p.add_argument(
         "--config",
         metavar="FILE",
         help="start from the settings in FILE, a run's config.json or a .toml file (all "
@@ -69,6 +75,8 @@ def resolve_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
     from boardq.rundir import read_run_config, read_settings_file
     from games.generic.spec import with_args
 
+    if getattr(args, "resume_without_replay", False) and not args.resume:
+        raise ConfigError("--resume-without-replay goes with --resume RUN_DIR")
     if args.resume and args.config:
         raise ConfigError(
             "--config starts a new run from a file; --resume continues a run with its own "
@@ -139,7 +147,9 @@ def run(args: argparse.Namespace) -> int:
     from boardq.training.loggers import TerminalLogger
     from boardq.training.trainer import Trainer
 
-    trainer = Trainer(config, game, resume_dir=args.resume)
+    trainer = Trainer(
+        config, game, resume_dir=args.resume, resume_replay=not args.resume_without_replay
+    )
     trainer.build()
     # The progress reads as the share of the budget spent: "elapsed 6:55 of 60:00".
     terminal = TerminalLogger(f"boardq train {shlex.quote(game.name)}", budget=trainer.budget)

@@ -56,13 +56,13 @@ class PoolOpponent:
 
     def __init__(self, act_fn, pool, share: float, seed: int, redraw_steps: int = 64):
         self._act_fn, self._pool, self.share = act_fn, pool, share
-        self._rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed)  # a checkpoint keeps its state
         self._redraw, self._calls, self._snapshot = redraw_steps, 0, None
 
     def __call__(self, obs: np.ndarray) -> np.ndarray | None:
         """Q-values of the drawn past snapshot, or None while the pool is empty."""
         if self._snapshot is None or self._calls % self._redraw == 0:
-            self._snapshot = self._pool.sample(self._rng)
+            self._snapshot = self._pool.sample(self.rng)
         self._calls += 1
         if self._snapshot is None:
             return None
@@ -110,10 +110,10 @@ class Actor:
         self._queue = out_queue
         self._epsilon_fn = epsilon_fn
         self._admit = admit
-        self._rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed)  # a checkpoint keeps its state
         self._nstep = NStepBatch(n_step, discount, games.size, games.obs_shape, games.num_actions)
         self.stats = ActorStats()
-        self._pool = pool
+        self.pool = pool  # the past snapshots it plays against, or None
         m = games.size
         self._ply = np.zeros(m, np.int64)  # moves made in each game so far
         self._pool_games = np.arange(m) < round((pool.share if pool else 0.0) * m)
@@ -125,9 +125,9 @@ class Actor:
         t0 = time.perf_counter()
         q, version = self._act_fn(obs)
         t1 = time.perf_counter()
-        if self._pool is not None:
+        if self.pool is not None:
             q = self._pool_moves(obs, q)
-        actions = epsilon_greedy(q, mask, self._epsilon_fn(), self._rng)
+        actions = epsilon_greedy(q, mask, self._epsilon_fn(), self.rng)
         self._nstep.record(obs, actions)
         outcome = self.games.step(actions)
         next_obs, next_mask = self.games.observe()
@@ -148,7 +148,7 @@ class Actor:
         """Q-values with the past snapshot's in the pool games where it is to move."""
         rows = np.flatnonzero(self._pool_games & (self._ply % 2 == self._pool_seat))
         if rows.size:
-            q_past = self._pool(obs[rows])
+            q_past = self.pool(obs[rows])
             if q_past is not None:
                 q = np.array(q, copy=True)
                 q[rows] = q_past
@@ -167,7 +167,7 @@ class Actor:
         self._pool_seat[ended] ^= 1  # the next game there: the other seat
 
     def _count_results(self, outcome: Outcome) -> None:
-        if self._pool is not None:
+        if self.pool is not None:
             self._count_pool_results(outcome)
         done = outcome.done
         if not done.any():

@@ -68,7 +68,7 @@ class ReplayFeed:
         self.stop = stop
         self.symmetries = list(symmetries)
         self.poll_sec = poll_sec
-        self._rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed)  # a checkpoint keeps its state
         self.batches = 0
         self.ended = False
         self._augment = make_augmenter(self.symmetries, ring.obs_shape)
@@ -89,7 +89,7 @@ class ReplayFeed:
         self.drain()
         k, b = self.batches_per_element, self.batch_size
         if self.ring.size >= b and self.limiter.try_sample(k * b):
-            rows = self._augment(self.ring.sample(k * b, self._rng), self._rng)
+            rows = self._augment(self.ring.sample(k * b, self.rng), self.rng)
             self.batches += k
             return {key: value.reshape(k, b, *value.shape[1:]) for key, value in rows.items()}
         return None

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
 from boardq.dqn.transitions import empty_columns
 
-__all__ = ["RateLimiter", "ReplayRing"]
+__all__ = ["RateLimiter", "ReplayRing", "RingSnapshot"]
+
+BLOCK_ROWS = 65_536
+"""Rows a ring snapshot hands out at a time (12 MB of Connect Four transitions)."""
 
 
 class ReplayRing:
@@ -17,7 +20,8 @@ class ReplayRing:
 
     Boards are int8 and masks bool, so a Connect Four transition takes under 200
     bytes. Only one thread writes and samples (the dataset generator); others may
-    read `size` and `added`.
+    read `size` and `added`, and one at a time may read a `snapshot` while the ring
+    goes on being written.
     """
 
     def __init__(self, capacity: int, obs_shape: Sequence[int], num_actions: int):
@@ -27,6 +31,8 @@ class ReplayRing:
         self._next = 0
         self.size = 0
         self.added = 0
+        self._lock = threading.Lock()  # a snapshot's reads against `add`'s writes
+        self._snapshot: RingSnapshot | None = None
 
     @property
     def nbytes(self) -> int:
@@ -39,11 +45,14 @@ class ReplayRing:
             chunk = {k: v[-self.capacity :] for k, v in chunk.items()}
             n = self.capacity
         idx = (self._next + np.arange(n)) % self.capacity
-        for key, column in self._data.items():
-            column[idx] = chunk[key]
-        self._next = (self._next + n) % self.capacity
-        self.size = min(self.capacity, self.size + n)
-        self.added += n
+        with self._lock:
+            if self._snapshot is not None:
+                self._snapshot._before_overwrite(self.added, n)
+            for key, column in self._data.items():
+                column[idx] = chunk[key]
+            self._next = (self._next + n) % self.capacity
+            self.size = min(self.capacity, self.size + n)
+            self.added += n
 
     def sample(self, batch_size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         """A uniform sample with replacement, as fresh arrays."""
@@ -51,6 +60,105 @@ class ReplayRing:
             raise ValueError("cannot sample from an empty replay memory")
         idx = rng.integers(0, self.size, batch_size)
         return {key: column[idx] for key, column in self._data.items()}
+
+    def snapshot(self, block_rows: int = BLOCK_ROWS) -> RingSnapshot:
+        """The rows as they are now, to be read block by block (`RingSnapshot.blocks`).
+
+        No copy is made now: the ring goes on being written, and a block is copied
+        only just before `add` would overwrite rows of it that were not read yet.
+
+        Raises:
+          RuntimeError: another snapshot is still being read.
+        """
+        with self._lock:
+            if self._snapshot is not None:
+                raise RuntimeError("another snapshot of the ring is still being read")
+            self._snapshot = RingSnapshot(self, block_rows)
+            return self._snapshot
+
+    def restore_rows(self, key: str, start: int, rows: np.ndarray, total: int) -> None:
+        """Puts rows [start, start + len(rows)) of `total` saved rows, oldest first, in place.
+
+        A ring smaller than `total` keeps the newest rows. Call `restored(total)` once
+        every column's rows are in.
+        """
+        skip = max(0, total - self.capacity)  # the oldest rows that do not fit
+        lo = max(start, skip)
+        if lo < start + len(rows):
+            self._data[key][lo - skip : start + len(rows) - skip] = rows[lo - start :]
+
+    def restored(self, total: int) -> None:
+        """Takes the `restore_rows` as the ring's content, oldest at 0."""
+        self.size = min(total, self.capacity)
+        self._next = self.size % self.capacity
+        self.added = self.size
+
+
+class RingSnapshot:
+    """A ring's rows at one moment, read block by block while the ring is written.
+
+    Rows are numbered by age, 0 the oldest. After the snapshot, `add` overwrites them
+    in that order, once the ring's free room is used up; a block is copied aside just
+    before its first row would be overwritten, if `blocks` has not handed it out yet.
+    `blocks` reads in the same order, so it runs ahead of the overwriting and copies
+    aside are rare: the extra memory is a block or two, not a second ring.
+
+    Attributes:
+      size: the rows in the snapshot.
+      added: the ring's `added` when it was taken.
+    """
+
+    def __init__(self, ring: ReplayRing, block_rows: int):
+        if block_rows < 1:
+            raise ValueError("block_rows must be >= 1")
+        self._ring = ring
+        self.size = ring.size
+        self.added = ring.added
+        self._block = block_rows
+        self._room = ring.capacity - ring.size  # adds that overwrite no snapshot row
+        self._count = -(-self.size // block_rows)
+        self._handed = 0  # blocks below this were handed out
+        self._aside: dict[int, dict[str, np.ndarray]] = {}
+        self._ring_next, self._ring_size = ring._next, ring.size
+
+    @property
+    def copied_aside(self) -> int:
+        """Blocks copied aside so far (before `add` overwrote them)."""
+        return len(self._aside)
+
+    def _copy(self, block: int) -> dict[str, np.ndarray]:
+        lo = block * self._block
+        logical = np.arange(lo, min(lo + self._block, self.size))
+        physical = (self._ring_next - self._ring_size + logical) % self._ring.capacity
+        return {key: column[physical] for key, column in self._ring._data.items()}
+
+    def _before_overwrite(self, added: int, n: int) -> None:
+        """Copies aside the blocks that adding n rows (at `added`) overwrites (lock held)."""
+        first = max(0, added - self.added - self._room)
+        last = min(self.size, added - self.added + n - self._room)  # rows [first, last)
+        if first >= last:
+            return
+        for block in range(max(first // self._block, self._handed), (last - 1) // self._block + 1):
+            if block not in self._aside:
+                self._aside[block] = self._copy(block)
+
+    def blocks(self) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
+        """(first row, {column: rows}) blocks, oldest first; the snapshot ends with them."""
+        try:
+            for block in range(self._count):
+                with self._ring._lock:
+                    rows = self._aside.pop(block, None) or self._copy(block)
+                    self._handed = block + 1
+                yield block * self._block, rows
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Ends the snapshot (safe to call twice)."""
+        with self._ring._lock:
+            if self._ring._snapshot is self:
+                self._ring._snapshot = None
+            self._aside.clear()
 
 
 class RateLimiter:
@@ -97,6 +205,17 @@ class RateLimiter:
             self.inserted += n
             self._cond.notify_all()
             return True
+
+    def refund(self, n: int) -> None:
+        """Gives back the admission of n transitions that will never arrive.
+
+        An actor process that died took admissions for the requests it had in flight;
+        without this the limiter would count them as collected, and the learner would
+        train on them, for ever ahead of what the actors delivered.
+        """
+        with self._cond:
+            self.inserted -= n
+            self._cond.notify_all()
 
     def try_sample(self, n: int) -> bool:
         """Counts n samples if the ratio allows it now; never blocks."""

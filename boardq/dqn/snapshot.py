@@ -93,6 +93,17 @@ class SnapshotPool:
             kept = list(self._kept)
         return kept[int(rng.integers(len(kept)))] if kept else None
 
+    def kept(self) -> list[Snapshot]:
+        """The snapshots kept, oldest first (a checkpoint saves them)."""
+        with self._lock:
+            return list(self._kept)
+
+    def restore(self, snapshots: list[Snapshot]) -> None:
+        """Keeps these snapshots (oldest first) instead of those kept now (a resumed run's)."""
+        with self._lock:
+            self._kept.clear()
+            self._kept.extend(snapshots)
+
     @property
     def versions(self) -> list[int]:
         with self._lock:

@@ -54,7 +54,7 @@ PROBE_SEC = 0.5
 """Pause between asking a dead actor process whether it is back."""
 
 
-def make_collection(builder, learner, out_queue, epsilon_fn, admit) -> Collection:
+def make_collection(builder, learner, out_queue, epsilon_fn, admit, refund=None) -> Collection:
     """The run's actors: `actor_processes` processes on Ray, or else threads here.
 
     Args:
@@ -63,9 +63,11 @@ def make_collection(builder, learner, out_queue, epsilon_fn, admit) -> Collectio
       out_queue: the bounded queue to the replay.
       epsilon_fn: the exploration rate now.
       admit: the replay-ratio limiter's admission, or None (collect freely).
+      refund: gives back admissions for moves that will not arrive (a lost actor
+        process's requests), or None.
     """
     if builder.config.actor_processes:
-        return RemoteCollection(builder, learner, out_queue, epsilon_fn, admit)
+        return RemoteCollection(builder, learner, out_queue, epsilon_fn, admit, refund)
     return builder.make_collection(learner, out_queue, epsilon_fn, admit)
 
 
@@ -81,6 +83,8 @@ class RemoteCollection:
       out_queue: the bounded queue to the replay feed.
       epsilon_fn: the exploration rate now.
       admit: the replay-ratio limiter's `admit(n, stop)`, or None (learner off).
+      refund: the limiter's `refund(n)`: the admissions of requests that were in
+        flight to a process that died, or still in flight when the run stops.
     """
 
     def __init__(
@@ -90,6 +94,7 @@ class RemoteCollection:
         out_queue,
         epsilon_fn: Callable[[], float],
         admit: Callable[[int, Any], bool] | None,
+        refund: Callable[[int], None] | None = None,
     ):
         import ray
 
@@ -97,6 +102,7 @@ class RemoteCollection:
         self._started_ray = start_ray(cfg.ray_address, cfg.actor_processes)
         self._snapshots = learner.snapshots
         self._queue, self._epsilon_fn, self._admit = out_queue, epsilon_fn, admit
+        self._refund = refund
         self._moves = steps_per_request(cfg) * cfg.actor_threads * cfg.games_per_thread
         self._lock = threading.Lock()
         self._cached: tuple[int, Any] = (-2, None)
@@ -144,10 +150,22 @@ class RemoteCollection:
 
     def _collect(self, i: int, stop) -> None:
         """Keeps `REQUESTS_IN_FLIGHT` requests going to process i; queues what returns."""
+        pending: list[Any] = []
+        try:
+            self._collect_until(i, stop, pending)
+        finally:  # what is still in flight will not be delivered now
+            self._give_back(pending)
+
+    def _give_back(self, pending: list[Any]) -> None:
+        """Returns the admissions of the requests in `pending` (lost or abandoned)."""
+        if pending and self._admit is not None and self._refund is not None:
+            self._refund(self._moves * len(pending))
+        pending.clear()
+
+    def _collect_until(self, i: int, stop, pending: list[Any]) -> None:
         import ray
         from ray.exceptions import GetTimeoutError, ObjectLostError, RayActorError
 
-        pending: list[Any] = []
         while not stop.is_set():
             if len(pending) < REQUESTS_IN_FLIGHT:
                 if self._admit is None or self._admit(self._moves, stop):
@@ -161,14 +179,18 @@ class RemoteCollection:
             except GetTimeoutError:
                 continue
             except (RayActorError, ObjectLostError) as e:
-                # The process died, or its node went with the answer: what is in flight is lost.
-                pending = []
+                # The process died, or its node went with the answer: what is in flight
+                # is lost, and so its admissions are returned.
+                self._give_back(pending)
                 self._wait_for(i, e, stop)
                 continue
-            pending.pop(0)
             self._account(i, done)
-            if len(chunk["action"]) and put_until_stopped(self._queue, chunk, stop):
+            if not len(chunk["action"]):
+                pending.pop(0)
+            elif put_until_stopped(self._queue, chunk, stop):
+                pending.pop(0)
                 self.stats[i].transitions += len(chunk["action"])
+            # else: stopped with the queue full: the request's moves are given back
 
     def _wait_for(self, i: int, error: Exception, stop) -> None:
         """Says process i died, then asks only where it is (no admission) until it answers.

@@ -1,24 +1,71 @@
 """What a run keeps across restarts.
 
-The learner's checkpoint, the run's counters and the exported agent (TensorFlow; the
-run directory's layout is in `boardq.rundir`).
+The learner's checkpoint, the run's counters, the replay file beside each checkpoint
+(the replay ring and what `boardq.training.resume` gathers: random generators, the
+opponent pool, the ladder's count) and the exported agent (TensorFlow; the run
+directory's layout is in `boardq.rundir`, how a checkpoint is committed in
+`boardq.training.checkpoints`).
 """
 
 from __future__ import annotations
 
+import secrets
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
 from boardq.config import TrainConfig
 from boardq.dqn.learner import Learner
+from boardq.dqn.replay import RingSnapshot
+from boardq.dqn.replay_file import ReplayFileError, ReplayFileReader, ReplayFileWriter
 from boardq.errors import RunDirError
 from boardq.game import Game
 from boardq.players.agentfile import export_agent
 from boardq.rundir import AGENT_FILE, CHECKPOINT_DIR, KEPT_AGENT_GLOB, KEPT_AGENTS_DIR
+from boardq.training.checkpoints import CheckpointStore, CheckpointWriteError, SaveWriter
 
-__all__ = ["RunState"]
+__all__ = ["REPLAY_PREFIX", "WITHOUT_REPLAY_HINT", "Extras", "Restored", "RunState"]
+
+REPLAY_PREFIX = "replay/"
+"""The replay ring's columns in a replay file: replay/obs, replay/action, ..."""
+FORMAT = 1
+_TOKEN = "replay_token"
+WITHOUT_REPLAY_HINT = "resume with --resume-without-replay to go on with an empty replay"
+
+
+@dataclass
+class Extras:
+    """What a checkpoint keeps besides the networks (`boardq.training.resume` gathers it).
+
+    Attributes:
+      meta: JSON-ready state: random generators, counters.
+      arrays: named small arrays (the opponent pool's weights).
+      ring: the replay ring's snapshot, or None (`--no-save-replay`).
+    """
+
+    meta: dict[str, Any] = field(default_factory=dict)
+    arrays: dict[str, np.ndarray] = field(default_factory=dict)
+    ring: RingSnapshot | None = None
+
+
+@dataclass
+class Restored:
+    """What a resume found beside the checkpoint.
+
+    Attributes:
+      reader: the checkpoint's replay file, checked (its token, game and shapes), or None.
+      replay: whether the ring is to be filled from it.
+      note: a line for people about what was not restored, or None.
+    """
+
+    reader: ReplayFileReader | None
+    replay: bool
+    note: str | None = None
 
 
 class RunState:
@@ -34,7 +81,14 @@ class RunState:
       run_dir: the run directory.
     """
 
-    def __init__(self, learner: Learner, game: Game, config: TrainConfig, run_dir: Path):
+    def __init__(
+        self,
+        learner: Learner,
+        game: Game,
+        config: TrainConfig,
+        run_dir: Path,
+        on_error: Callable[[BaseException], None] | None = None,
+    ):
         self._learner = learner
         self._game = game
         self._config = config
@@ -42,15 +96,17 @@ class RunState:
         self._transitions = tf.Variable(0, dtype=tf.int64, trainable=False)
         self._games = tf.Variable(0, dtype=tf.int64, trainable=False)
         self._elapsed = tf.Variable(0.0, dtype=tf.float64, trainable=False)
-        self._checkpoint = tf.train.Checkpoint(
+        self._token = tf.Variable("", dtype=tf.string, trainable=False)
+        self._objects = {
             **learner.checkpoint_objects(),
-            transitions=self._transitions,
-            games=self._games,
-            elapsed_sec=self._elapsed,
-        )
-        self._manager = tf.train.CheckpointManager(
-            self._checkpoint, str(self.run_dir / CHECKPOINT_DIR), max_to_keep=3
-        )
+            "transitions": self._transitions,
+            "games": self._games,
+            "elapsed_sec": self._elapsed,
+        }
+        self._checkpoint = tf.train.Checkpoint(**self._objects, **{_TOKEN: self._token})
+        self.store = CheckpointStore(self.run_dir / CHECKPOINT_DIR, self._checkpoint)
+        self.writer = SaveWriter(on_error)
+        self.last_save: dict[str, float] = {}
         self._read_bases()
 
     def _read_bases(self) -> None:
@@ -59,33 +115,174 @@ class RunState:
         self.base_games = int(self._games.numpy())
         self.base_elapsed = float(self._elapsed.numpy())
 
-    def restore(self) -> None:
-        """Restores the newest checkpoint.
+    def restore(self, replay: bool = True) -> Restored:
+        """Restores the newest checkpoint and checks its replay file.
+
+        Args:
+          replay: whether the replay is wanted (False: `--resume-without-replay`; a
+            replay file that cannot be used is then passed over with a note).
 
         Raises:
-          RunDirError: there is none, or it does not fit this game and network.
+          RunDirError: there is no checkpoint, or it does not fit this game and
+            network; or (with `replay`) its replay file is missing, cut short, of
+            another checkpoint or game (`ReplayFileError`).
         """
-        latest = self._manager.latest_checkpoint
+        latest = self.store.latest()
         if latest is None:
             raise RunDirError(f"{self.run_dir} has no checkpoint to resume from")
         try:
-            self._checkpoint.restore(latest).assert_existing_objects_matched()
+            names = {name.split("/")[0] for name, _ in tf.train.list_variables(str(latest))}
+            # A checkpoint of an earlier boardq has no token (and no replay file).
+            has_token = _TOKEN in names
+            objects = {**self._objects, **({_TOKEN: self._token} if has_token else {})}
+            tf.train.Checkpoint(**objects).restore(str(latest)).assert_existing_objects_matched()
         except (ValueError, AssertionError, tf.errors.OpError) as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise RunDirError(
                 f"checkpoint {latest} does not fit this game and network: {first}"
             ) from None
         self._read_bases()
+        try:
+            reader = self._open_replay(latest, has_token)
+        except ReplayFileError as e:
+            if replay:
+                raise ReplayFileError(f"{e}; {WITHOUT_REPLAY_HINT}") from None
+            return Restored(None, False, f"{e}: going on with an empty replay")
+        if not reader.header.get("replay"):
+            note = f"checkpoint {latest.name} holds no replay (--no-save-replay)"
+            return Restored(reader, False, f"{note}: collecting a fresh warm-up")
+        if not replay:
+            return Restored(reader, False, "--resume-without-replay: going on with an empty replay")
+        return Restored(reader, True)
 
-    def save(self, transitions: int, games: int, elapsed_sec: float) -> Path:
-        """Writes a checkpoint and the exported agent; call where no train step runs."""
+    def _open_replay(self, prefix: Path, has_token: bool) -> ReplayFileReader:
+        """The checkpoint's replay file, checked against the checkpoint and the game."""
+        path = self.store.replay_path(prefix)
+        if not has_token:
+            raise ReplayFileError(
+                f"checkpoint {prefix.name} has no replay file (written by an earlier boardq)"
+            )
+        reader = ReplayFileReader(path)
+        header, game = reader.header, self._game
+        try:
+            if header.get("game") != game.name:
+                raise ReplayFileError(f"replay file {path} is of a {header.get('game')} run")
+            if header.get("token") != self._token.numpy().decode():
+                raise ReplayFileError(f"replay file {path} belongs to another checkpoint")
+            shapes = (tuple(header.get("obs_shape", ())), header.get("num_actions"))
+            if shapes != (tuple(game.obs_shape), int(game.num_actions)):
+                raise ReplayFileError(f"replay file {path} has other board shapes than {game.name}")
+        except BaseException:
+            reader.close()
+            raise
+        return reader
+
+    @property
+    def saving(self) -> bool:
+        """Whether a save is still being written in the background."""
+        return self.writer.busy
+
+    def save(
+        self,
+        transitions: int,
+        games: int,
+        elapsed_sec: float,
+        extras: Extras | None = None,
+        wait: bool = True,
+    ) -> Path:
+        """Writes a checkpoint and the exported agent; call where no train step runs.
+
+        TensorFlow's files and the agent are written here; the replay file (with
+        `extras`) and the commit in the writer thread (`boardq.training.checkpoints`).
+
+        Args:
+          transitions: transitions collected over the whole run.
+          games: games played over the whole run.
+          elapsed_sec: training time over the whole run.
+          extras: what the replay file holds besides its header.
+          wait: wait until the checkpoint is committed (else return at once; an error
+            goes to `on_error`).
+
+        Returns:
+          The checkpoint's prefix (committed once the writer is done).
+
+        Raises:
+          CheckpointWriteError: a file could not be written; the last committed
+            checkpoint stands.
+        """
+        self.writer.wait()
+        t0 = time.perf_counter()
+        extras = extras or Extras()
         self._transitions.assign(transitions)
         self._games.assign(games)
         self._elapsed.assign(elapsed_sec)
         step = int(self._learner.step.numpy())
-        path = self._manager.save(checkpoint_number=step)
-        self.export(self.run_dir / AGENT_FILE, transitions, elapsed_sec)
-        return Path(path)
+        token = f"{step}-{secrets.token_hex(8)}"
+        self._token.assign(token)
+        try:
+            prefix = self.store.write_networks(step)
+            self.export(self.run_dir / AGENT_FILE, transitions, elapsed_sec)
+        except OSError as e:
+            if extras.ring is not None:
+                extras.ring.close()
+            raise CheckpointWriteError(self.store.failure(f"ckpt-{step}", e)) from None
+        except BaseException:
+            if extras.ring is not None:
+                extras.ring.close()
+            raise
+        header = {
+            "format": FORMAT,
+            "token": token,
+            "game": self._game.name,
+            "obs_shape": list(self._game.obs_shape),
+            "num_actions": int(self._game.num_actions),
+            "step": step,
+            "replay": extras.ring is not None,
+            "meta": extras.meta,
+        }
+
+        pause = time.perf_counter() - t0  # what the calling (learner) thread waits
+
+        def job(hold: Callable[[], None]) -> None:
+            self._write_replay(prefix, header, extras, hold)
+            self.last_save["checkpoint_pause_sec"] = pause
+
+        self.writer.run(job, wait)
+        return prefix
+
+    def _write_replay(
+        self, prefix: Path, header: dict[str, Any], extras: Extras, hold: Callable[[], None]
+    ) -> None:
+        """Phase 2 (the writer thread): the replay file, then the commit."""
+        path = self.store.replay_path(prefix)
+        t0 = time.perf_counter()
+        try:
+            with ReplayFileWriter(path) as out:
+                for name, array in extras.arrays.items():
+                    out.write(name, array)
+                hold()
+                if extras.ring is not None:
+                    total = extras.ring.size
+                    for start, rows in extras.ring.blocks():
+                        for key, column in rows.items():
+                            out.write(REPLAY_PREFIX + key, column, start, total)
+                        del rows
+                size = out.close(header)
+            self.store.commit(prefix)
+        except OSError as e:
+            raise CheckpointWriteError(self.store.failure(prefix.name, e)) from None
+        finally:
+            if extras.ring is not None:
+                extras.ring.close()
+        self.last_save = {
+            "checkpoint_sec": time.perf_counter() - t0,
+            "checkpoint_mb": size / 2**20,
+            "checkpoint_replay_mb": out.raw_bytes / 2**20,
+        }
+
+    def close(self) -> None:
+        """Waits for a save still being written (its error went to `on_error`)."""
+        self.writer.wait()
 
     def keep_agent(self, transitions: int, elapsed_sec: float) -> Path:
         """Keeps a copy of the agent as it is now: RUN_DIR/agents/agent-<train step>.npz.

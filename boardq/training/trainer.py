@@ -32,10 +32,12 @@ from boardq.game import Game
 from boardq.players.factory import check_symmetric, ladder_specs
 from boardq.rundir import CONFIG_FILE, RunLock, atomic_write_text, new_run_dir
 from boardq.training.budget import Budget
+from boardq.training.checkpoints import disk_full_error
 from boardq.training.ladder import Ladder
 from boardq.training.loggers import JsonLinesLogger, Logger, TensorBoardLogger
 from boardq.training.remote import make_collection
-from boardq.training.run_state import RunState
+from boardq.training.resume import Parts, apply, gather
+from boardq.training.run_state import Restored, RunState
 
 __all__ = ["TrainResult", "Trainer"]
 
@@ -56,9 +58,17 @@ class Trainer:
       config: validated settings (config.game must be game.name).
       game: the game.
       resume_dir: an existing run directory to continue, or None for a new run.
+      resume_replay: resume with the replay saved in the checkpoint (False: with an
+        empty replay and a fresh warm-up, `--resume-without-replay`).
     """
 
-    def __init__(self, config: TrainConfig, game: Game, resume_dir: str | Path | None = None):
+    def __init__(
+        self,
+        config: TrainConfig,
+        game: Game,
+        resume_dir: str | Path | None = None,
+        resume_replay: bool = True,
+    ):
         self.config = config.validate()
         self.game = game
         if config.game != game.name:
@@ -69,6 +79,8 @@ class Trainer:
         if config.eval_symmetric:
             check_symmetric(game, "eval_symmetric")
         self.resume_dir = Path(resume_dir) if resume_dir else None
+        self.resume_replay = resume_replay
+        self.notes: list[str] = []  # lines for people about the resume
         self.run_dir: Path | None = None
         self.built = False
         self._eval_metrics: dict[str, float] = {}
@@ -79,7 +91,8 @@ class Trainer:
 
         Raises:
           RunDirError: the run directory is in use, has no checkpoint, or its
-            checkpoint does not fit this game and network.
+            checkpoint does not fit this game and network, or its replay file cannot
+            be used (unless `resume_replay` is False).
         """
         self.run_dir = self.resume_dir or new_run_dir(self.config.out_dir, self.game.dir_name)
         self.lock = RunLock(self.run_dir)  # refuses a second training on this directory
@@ -96,22 +109,50 @@ class Trainer:
         cfg, builder = self.config, Builder(self.config, self.game)
         self.builder = builder
         self.learner = builder.make_learner()
-        self.state = RunState(self.learner, self.game, cfg, self.run_dir)
+        self.coord = tf.train.Coordinator()
+        # A save that fails in the writer thread stops the run as a thread's error does.
+        self.state = RunState(self.learner, self.game, cfg, self.run_dir, self.coord.request_stop)
+        restored = Restored(None, False)
         if self.resume_dir is not None:
-            self.state.restore()
+            restored = self.state.restore(self.resume_replay)
+        try:
+            self._build_parts(builder, restored)
+        finally:
+            if restored.reader is not None:
+                restored.reader.close()
         # The run's settings; a resume's, with what it changed, once its checkpoint fits.
         atomic_write_text(self.run_dir / CONFIG_FILE, cfg.to_json())
         self.learner.publish()  # the first snapshot: restored weights when resuming
         self.budget = Budget(cfg.budget_steps, cfg.budget_minutes, self.state.base_elapsed)
 
+    def _build_parts(self, builder: Builder, restored: Restored) -> None:
+        cfg = self.config
         self.queue = builder.make_queue()
         self.ring, self.limiter = builder.make_replay()
-        self.coord = tf.train.Coordinator()
         self.stop = CoordStop(self.coord)
         self.feed = builder.make_feed(self.queue, self.ring, self.limiter, self.stop)
         self._iterator = builder.make_dataset_iterator(self.feed, self.learner)
         admit = functools.partial(self.limiter.await_insert, timeout=0.1)
-        self.collection = make_collection(builder, self.learner, self.queue, self.epsilon, admit)
+        self.collection = make_collection(
+            builder, self.learner, self.queue, self.epsilon, admit, self.limiter.refund
+        )
+        self.ladder = Ladder(cfg, self.game, self.run_dir)
+        self.parts = Parts(
+            ring=self.ring,
+            limiter=self.limiter,
+            feed=self.feed,
+            actors=list(getattr(self.collection, "actors", [])),
+            pool=self.learner.pool,
+            ladder=self.ladder,
+        )
+        meta = apply(restored, self.parts, cfg)  # the replay, generators, pool, ladder
+        self._explored_base = int(meta.get("explored", self.state.base_transitions))
+        if restored.note:
+            self.notes.append(restored.note)
+        if restored.replay:
+            left = self.limiter.warmup  # the warm-up less what the replay holds
+            then = f"{left:,} more before training" if left else "no warm-up"
+            self.notes.append(f"replay restored: {self.ring.size:,} transitions, {then}")
         self.loop = builder.make_learner_loop(
             self.learner,
             {"replay": functools.partial(self.learner.train, self._iterator)},
@@ -123,9 +164,13 @@ class Trainer:
         """Transitions collected over the whole run, resumes included."""
         return self.state.base_transitions + self.collection.transitions()
 
+    def explored(self) -> int:
+        """Transitions the exploration schedule has counted over the whole run."""
+        return self._explored_base + self.limiter.inserted
+
     def epsilon(self) -> float:
         cfg = self.config
-        moves = self.state.base_transitions + self.limiter.inserted
+        moves = self.explored()
         return linear_epsilon(
             moves, cfg.epsilon_start, cfg.epsilon_end, cfg.epsilon_decay_transitions
         )
@@ -149,8 +194,10 @@ class Trainer:
             if self.progress() >= 1.0:
                 self.stop.set()
             elif now - last["checkpoint"] >= cfg.checkpoint_every_sec:
-                self.save()
-                last["checkpoint"] = now
+                # The replay is written in the background; a save still being written
+                # puts the next one off to a later call.
+                if self.save(wait=False) is not None:
+                    last["checkpoint"] = now
             if cfg.keep_agent_every_sec and now - last["kept"] >= cfg.keep_agent_every_sec:
                 self.state.keep_agent(self.collected(), self.elapsed())
                 last["kept"] = now
@@ -171,18 +218,28 @@ class Trainer:
         def took(result: dict[str, float]) -> None:
             self._eval_metrics = result
 
-        ladder = Ladder(self.config, self.game, self.run_dir)
-        ladder.run(self.stop, newest, self.state.kept_agent_files, took)
+        self.ladder.run(self.stop, newest, self.state.kept_agent_files, took)
 
     # -- saving ----------------------------------------------------------------------------
-    def save(self, keep: bool = False) -> Path:
-        """Checkpoint and exported agent (and a kept copy); call where no train step runs."""
+    def save(self, keep: bool = False, wait: bool = True) -> Path | None:
+        """Checkpoint and exported agent (and a kept copy); call where no train step runs.
+
+        Args:
+          keep: keep a copy of the agent too (`keep_agent_every_sec`).
+          wait: until the checkpoint, replay included, is committed; else the replay
+            is written in the background, and None is returned (nothing saved) while
+            the previous save is still being written.
+        """
+        if not wait and self.state.saving:
+            return None
         if keep and self.config.keep_agent_every_sec:
             self.state.keep_agent(self.collected(), self.elapsed())
         return self.state.save(
             transitions=self.collected(),
             games=self.state.base_games + self.collection.games(),
             elapsed_sec=self.elapsed(),
+            extras=gather(self.parts, self.explored(), self.config.save_replay),
+            wait=wait,
         )
 
     # -- metrics ---------------------------------------------------------------------------
@@ -193,6 +250,7 @@ class Trainer:
         train = {k: float(v) for k, v in loop.metrics.items()}
         busy, wait = sum(loop.busy_sec.values()), sum(loop.wait_sec.values())
         steps = loop.steps
+        delivered = self.collection.transitions()
         m: dict[str, Any] = {
             "time": now,
             "elapsed_sec": self.elapsed(),
@@ -200,16 +258,21 @@ class Trainer:
             "transitions": self.collected(),
             "games": self.state.base_games + self.collection.games(),
             "replay_size": self.ring.size,
+            # Transitions still to collect before training starts (0 after a resume
+            # whose replay holds the warm-up).
+            "warmup_left": max(0, self.limiter.warmup - self.limiter.inserted),
             "queue_depth": self.queue.qsize(),
             "epsilon": self.epsilon(),
             "learning_rate": float(self.learner.optimizer.learning_rate.numpy()),
-            # Samples trained per transition collected after the warm-up.
-            "replay_ratio_measured": self.limiter.sampled
-            / max(1, self.limiter.inserted - self.limiter.warmup),
+            # Samples trained per transition delivered after the warm-up (this process).
+            "replay_ratio_measured": self.limiter.sampled / max(1, delivered - self.limiter.warmup),
+            # Moves the limiter admitted that have not arrived (in flight, or lost).
+            "admitted_not_delivered": self.limiter.inserted - delivered,
             "policy_lag": steps - self.collection.mean_version(),
             "learner_busy_sec": busy,
             "learner_wait_sec": wait,
             **self.collection.metrics(),
+            **self.state.last_save,  # the last checkpoint's seconds and size
             **train,
             **self._eval_metrics,
         }
@@ -236,6 +299,8 @@ class Trainer:
           The run directory and the final metrics; `interrupted` after Ctrl-C.
 
         Raises:
+          RunDirError: the disk is full (or the quota spent): the run stops, and its
+            last committed checkpoint stands.
           KeyboardInterrupt is not raised: it becomes `interrupted=True` after the
           final checkpoint. The first exception of any thread is re-raised here.
         """
@@ -244,6 +309,11 @@ class Trainer:
         say = say or (lambda text: None)
         try:
             return self._run(loggers, say)
+        except (OSError, tf.errors.OpError) as e:
+            full = disk_full_error(e, self.run_dir, self.state.store.latest())
+            if full is None:
+                raise
+            raise full from None
         finally:
             self.close()
 
@@ -256,6 +326,7 @@ class Trainer:
             self.collection.close()
             self.stop.set()
             run_to_end(self._iterator)
+            self.state.close()
             self.lock.release()
 
     def _run(self, extra: Sequence[Logger], say: Callable[[str], None]) -> TrainResult:
@@ -271,12 +342,15 @@ class Trainer:
             say(note)
         if not cfg.actor_processes:  # actor processes resolve it where they run
             say(self.builder.actor_inference()[1])
+        for note in self.notes:
+            say(note)
         self.budget.start()
         targets = [*self.collection.targets(self.stop), ("learner", self._learner_thread)]
         if cfg.eval_games > 0 and cfg.eval_ladder.strip():
             targets.append(("evaluator", self._evaluator_thread))
         interrupted = False
-        last = self.metrics()
+        # Where the run starts (a resumed run: the replay it restored, its counters).
+        last = self._write(loggers[:2], self.metrics())
         threads = start_workers(self.coord, targets)
         try:
             try:
@@ -296,14 +370,25 @@ class Trainer:
                 self.coord.request_stop(e)
             # Re-raises the first exception of any thread (or of the loop above).
             self.coord.join(threads, stop_grace_period_secs=30)
+            # The input pipeline ends, and what the actors left in the queue goes into
+            # the ring, so the checkpoint holds every transition collected.
+            run_to_end(self._iterator)
+            self.feed.drain()
             self.save(keep=True)
             final = self.metrics(last)
             final["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             final["replay_mb"] = self.ring.nbytes / 2**20
             self._write(loggers[:2], final)
-        finally:
+        except BaseException:
+            # The error goes on; a logger that cannot write (a full disk) cannot close.
             for logger in loggers:
-                logger.close()
+                try:
+                    logger.close()
+                except (OSError, tf.errors.OpError):
+                    pass
+            raise
+        for logger in loggers:
+            logger.close()
         return TrainResult(self.run_dir, final, interrupted)
 
     @staticmethod

@@ -27,8 +27,8 @@ def boardq(*args, **kwargs) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
-def start(*args, **kwargs) -> subprocess.Popen:
-    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
+def start(*args, env: dict[str, str] | None = None, **kwargs) -> subprocess.Popen:
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", **(env or {})}
     return subprocess.Popen(
         [sys.executable, "-m", "boardq", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, **kwargs,
@@ -72,6 +72,7 @@ def one_line_error(result: subprocess.CompletedProcess, code: int, *words: str) 
         (["train", "tictactoe", "--resume", "/no/such/run"], 1, ["does not exist"]),
         (["train", "tictactoe", "--precision", "half"], 2, ["--precision", "'half'", "float32"]),
         (["train", "tictactoe", "--batch-splits", "5"], 1, ["batch_splits (5) must divide"]),
+        (["train", "tictactoe", "--resume-without-replay"], 1, ["goes with --resume"]),
     ],
 )
 def test_bad_input_is_one_clear_line(args, code, words):
@@ -217,9 +218,7 @@ def test_kill_and_resume_continues_from_the_checkpoint_step(tmp_path):
         proc.kill()  # no chance to save anything more
         proc.wait()
     run = _run_dir(tmp_path)
-    import tensorflow as tf
-
-    saved_step = int(tf.train.latest_checkpoint(str(run / "checkpoints")).rsplit("-", 1)[1])
+    saved_step = _committed_step(run)
     assert saved_step > 0
     target = saved_step + 30
     before = len((run / "metrics.jsonl").read_text().splitlines())
@@ -275,3 +274,153 @@ def test_a_precision_this_chip_cannot_run_falls_back_to_float32_with_one_line(tm
     assert len(said) == 1, result.stdout
     assert said[0].startswith(f"precision {asked}: {chip.describe()} has no ")
     assert said[0].endswith("; training in float32")
+
+
+def _committed_step(run: Path) -> int:
+    """The train step of the run's newest committed checkpoint (ckpt-STEP or ckpt-STEP.K)."""
+    import tensorflow as tf
+
+    name = Path(tf.train.latest_checkpoint(str(run / "checkpoints"))).name
+    return int(name.split("-")[1].split(".")[0])
+
+
+def _rows(run: Path) -> list[dict]:
+    return [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()]
+
+
+def _steps_so_far(metrics: Path) -> int:
+    """The train steps of the last whole line of a metrics file being written."""
+    lines = [x for x in metrics.read_text().split("\n")[:-1] if x.strip()]
+    return json.loads(lines[-1])["train_steps"] if lines else 0
+
+
+def _saved_replay_size(run: Path) -> int:
+    """Transitions in the replay file of the newest committed checkpoint."""
+    import tensorflow as tf
+
+    from boardq.dqn.replay_file import ReplayFileReader
+
+    prefix = tf.train.latest_checkpoint(str(run / "checkpoints"))
+    with ReplayFileReader(prefix + ".replay") as reader:
+        return reader.shape("replay/obs")[0]
+
+
+def test_a_run_stopped_by_sigterm_resumes_with_its_replay_and_no_warm_up(tmp_path):
+    proc = start("train", "tictactoe", *FAST, "--budget-minutes", "10", "--out-dir", str(tmp_path))
+    try:
+        metrics = lambda: list(tmp_path.glob("tictactoe/*/metrics.jsonl"))  # noqa: E731
+        assert wait_for(lambda: metrics() and _steps_so_far(metrics()[0]) > 200)
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143
+    run = _run_dir(tmp_path)
+    before = _rows(run)
+    stopped = before[-1]
+    assert stopped["replay_size"] == _saved_replay_size(run) > 256
+    r = boardq(
+        "train", "tictactoe", *FAST, "--resume", str(run),
+        "--budget-steps", str(stopped["train_steps"] + 100),
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert f"replay restored: {stopped['replay_size']:,} transitions, no warm-up" in r.stdout
+    resumed = _rows(run)[len(before) :]
+    # The first row of the resumed run is where the stopped one ended ...
+    assert resumed[0]["replay_size"] == stopped["replay_size"]
+    assert resumed[0]["train_steps"] == stopped["train_steps"]
+    # ... and it trains at once, with no warm-up to collect (the first run had one).
+    assert before[0]["warmup_left"] == 256
+    assert [row["warmup_left"] for row in resumed] == [0] * len(resumed)
+    steps = [row["train_steps"] for row in resumed]
+    assert steps == sorted(steps) and steps[-1] == stopped["train_steps"] + 100
+
+
+def test_kill_9_while_a_checkpoint_is_written_leaves_the_previous_one(tmp_path):
+    """A save held in the middle of its replay file (BOARDQ_HOLD_SAVE) is killed."""
+    held = tmp_path / "held"
+    proc = start(
+        "train", "tictactoe", *FAST, "--budget-minutes", "10",
+        "--checkpoint-every-sec", "1", "--out-dir", str(tmp_path / "runs"),
+        env={"BOARDQ_HOLD_SAVE": f"2,{held}"},
+    )  # fmt: skip
+    try:
+        assert wait_for(held.exists)
+    finally:
+        proc.kill()  # kill -9 in the middle of the second save's replay file
+        proc.wait()
+    (run,) = (tmp_path / "runs" / "tictactoe").iterdir()
+    folder = run / "checkpoints"
+    # The second save's networks were written and its replay file begun, not committed:
+    # the first checkpoint is still the newest, with its own whole replay file.
+    assert len(list(folder.glob("ckpt-*.index"))) == 2
+    assert len(list(folder.glob(".ckpt-*.replay.*.tmp"))) == 1
+    assert len(list(folder.glob("ckpt-*.replay"))) == 1
+    saved = _saved_replay_size(run)
+    step = _committed_step(run)
+    r = boardq("train", "tictactoe", *FAST, "--resume", str(run), "--budget-steps", str(step + 40))
+    assert r.returncode == 0, r.stderr
+    assert f"replay restored: {saved:,} transitions" in r.stdout or saved == 0
+    # The next commit cleared what the killed save left.
+    assert list(folder.glob(".ckpt-*.tmp")) == []
+    assert len(list(folder.glob("ckpt-*.index"))) == len(list(folder.glob("ckpt-*.replay")))
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 24 MB tmpfs (mounting needs root or CAP_SYS_ADMIN; skipped where refused)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", str(disk)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.strip()}")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+def _fill(disk: Path) -> None:
+    """Writes zeros into the disk until it is full."""
+    fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
+    try:
+        while True:
+            os.write(fd, bytes(1 << 16))
+    except OSError as e:
+        assert e.errno == 28  # ENOSPC
+    finally:
+        os.close(fd)
+    try:  # and the last few bytes
+        while True:
+            with open(disk / "filler", "ab", buffering=0) as f:
+                f.write(bytes(512))
+    except OSError:
+        pass
+
+
+def test_a_full_disk_stops_the_run_with_one_line_and_keeps_the_last_checkpoint(small_disk):
+    proc = start(
+        "train", "tictactoe", *FAST, "--budget-minutes", "10",
+        "--checkpoint-every-sec", "1", "--out-dir", str(small_disk),
+    )  # fmt: skip
+    try:
+        state = lambda: list(small_disk.glob("tictactoe/*/checkpoints/checkpoint"))  # noqa: E731
+        assert wait_for(state)
+        _fill(small_disk)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert "No space left on device" in lines[0] and "stands" in lines[0], lines[0]
+    (run,) = (small_disk / "tictactoe").iterdir()
+    saved = _saved_replay_size(run)  # the committed checkpoint's replay file is whole
+    (small_disk / "filler").unlink()
+    step = _committed_step(run)
+    r = boardq("train", "tictactoe", *FAST, "--resume", str(run), "--budget-steps", str(step + 40))
+    assert r.returncode == 0, r.stderr
+    assert f"replay restored: {saved:,} transitions" in r.stdout or saved == 0

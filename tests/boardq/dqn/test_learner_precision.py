@@ -7,14 +7,30 @@ import pytest
 import tensorflow as tf
 
 from boardq.dqn.builder import Builder
+from boardq.dqn.chip import detect_chip
 from boardq.dqn.learner import Learner
 from boardq.dqn.networks import build_q_network, layer_gemms, train_step_flops
-from boardq.dqn.precision import Precision
+from boardq.dqn.precision import Precision, resolve_precision
 from boardq.players.agent import Agent
 from boardq.players.agentfile import export_agent
 from games import get_game
 
 GAME = get_game("connect_four")
+
+VALUE_ATOL = 0.02
+"""How far a mixed 16-bit network's Q-values may be from float32's: its hidden layers
+multiply inputs rounded to 8 (bfloat16) or 11 (float16) significant bits, about 0.4% or
+0.05% of each product, over two layers of 64 units, and chips differ in how they sum."""
+KERNEL = {"rtol": 1e-5, "atol": 1e-6}
+"""Two float32 computations of the same products (a compiled forward pass and Keras's
+call) may sum them in another order: a few float32 units in the last place apart."""
+
+
+def _needs_units(precision: str) -> None:
+    """Skips where this chip has no units for `precision`: boardq trains in float32 there."""
+    chip = detect_chip()
+    if chip.units(precision) is None:
+        pytest.skip(resolve_precision(precision, chip).note)
 
 
 def _learner(precision: str = "float32", **changes) -> Learner:
@@ -53,28 +69,35 @@ def _spread_head(learner: Learner) -> None:
 
 @pytest.mark.parametrize(("precision", "rtol"), [("bfloat16", 0.03), ("float16", 0.01)])
 def test_a_16_bit_step_matches_the_float32_step(precision, rtol):
+    # Without the units boardq never trains in this precision (it says so and trains in
+    # float32), and TensorFlow's emulation of it is not what a run would compute.
+    _needs_units(precision)
     reference, other = _learner("float32"), _learner(precision)
     _spread_head(reference)
     _same_weights(reference, other)
     batch = _batch(reference)
-    # Same values and greedy moves before the step ...
+    # The same values before the step, and the same greedy moves wherever float32's best
+    # move leads its second by more than the values may move (twice the tolerance) ...
     q32 = reference.online(batch["obs"]).numpy()
     q16 = other.online(batch["obs"]).numpy()
     assert q16.dtype == np.float32
-    np.testing.assert_allclose(q16, q32, atol=0.02)
-    assert (q16.argmax(1) == q32.argmax(1)).all()
+    np.testing.assert_allclose(q16, q32, atol=VALUE_ATOL)
+    second, best = np.sort(q32, axis=1)[:, -2:].T
+    clear = best - second > 2 * VALUE_ATOL
+    assert clear.mean() > 0.5  # the spread head makes most rows clear
+    np.testing.assert_array_equal(q16.argmax(1)[clear], q32.argmax(1)[clear])
     # The actors act in float32 whatever the learner computes in.
     snap32, snap16 = reference.make_snapshot(), other.make_snapshot()
     acted32 = reference.q_function(batch["obs"], snap32.weights).numpy()
     acted16 = other.q_function(batch["obs"], snap16.weights).numpy()
     np.testing.assert_array_equal(acted16, acted32)
-    np.testing.assert_allclose(acted32, q32, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(acted32, q32, **KERNEL)
     # ... the same loss, values and gradient norm from the step ...
     m32 = {k: float(v) for k, v in reference.train_step(batch).items()}
     m16 = {k: float(v) for k, v in other.train_step(batch).items()}
     for key in ("loss", "td_abs", "grad_norm"):
         assert m16[key] == pytest.approx(m32[key], rel=rtol), key
-    assert m16["q_mean"] == pytest.approx(m32["q_mean"], abs=0.02)
+    assert m16["q_mean"] == pytest.approx(m32["q_mean"], abs=VALUE_ATOL)
     # ... and the float32 master weights moved alike (Adam's first step is about
     # learning_rate per weight, so a sign that differs moves it 2 learning rates apart).
     lr = reference.config.learning_rate
@@ -138,7 +161,7 @@ def test_the_agent_file_is_float32_whatever_the_precision(tmp_path):
     agent = Agent.load(path, symmetric=False)
     assert all(w.dtype == np.float32 for w in agent.weights())
     obs = _batch(learner)["obs"].numpy()
-    np.testing.assert_allclose(agent.q_batch(obs), learner.online(obs).numpy(), atol=0.02)
+    np.testing.assert_allclose(agent.q_batch(obs), learner.online(obs).numpy(), atol=VALUE_ATOL)
 
 
 def test_the_builder_resolves_the_precision_setting():

@@ -20,7 +20,10 @@ def test_the_forward_pass_over_a_snapshot_equals_the_model(config):
     weights = q.weights_of(model)
     q.warm_up(weights)
     planes = np.random.default_rng(0).integers(0, 2, (5, 6, 7, 2)).astype(np.int8)
-    np.testing.assert_allclose(q(planes, weights).numpy(), model(planes).numpy(), rtol=1e-5)
+    # The same products, maybe summed in another order by another kernel.
+    np.testing.assert_allclose(
+        q(planes, weights).numpy(), model(planes).numpy(), rtol=1e-5, atol=1e-6
+    )
 
 
 def test_the_forward_pass_uses_the_snapshot_not_the_live_weights():

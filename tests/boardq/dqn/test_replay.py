@@ -87,3 +87,74 @@ def test_rate_limiter_wakes_a_waiting_insert_when_samples_arrive():
     assert lim.try_sample(2)
     t.join(5)
     assert result == [True]
+
+
+def test_a_refund_gives_back_admissions_that_will_not_arrive():
+    lim = RateLimiter(ratio=1.0, warmup=0, tolerance=4.0)
+    stop = threading.Event()
+    assert lim.await_insert(4, stop, 0.01)
+    assert not lim.await_insert(2, stop, 0.01)  # diff would be 6 > 4
+    lim.refund(4)  # the 4 moves were lost with their actor process
+    assert lim.inserted == 0
+    assert lim.await_insert(2, stop, 0.01)
+
+
+def _rewards(ring_or_rows):
+    return [int(r) for r in ring_or_rows["reward"]]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_snapshot_reads_the_rows_as_they_were_while_the_ring_is_written(seed):
+    """Random capacities, fills, block sizes and adds between the blocks read."""
+    rng = np.random.default_rng(seed)
+    ring = ReplayRing(int(rng.integers(5, 60)), (3, 3, 2), 9)
+    count = 0
+    for _ in range(int(rng.integers(0, 8))):
+        n = int(rng.integers(1, 30))
+        ring.add(chunk(count, n))
+        count += n
+    snap = ring.snapshot(block_rows=int(rng.integers(1, 10)))
+    expected = list(range(count - ring.size, count))
+    read = []
+    for start, rows in snap.blocks():
+        assert start == len(read)
+        read += _rewards(rows)
+        assert set(rows) == set(FIELDS)
+        for _ in range(int(rng.integers(0, 3))):
+            n = int(rng.integers(1, 30))
+            ring.add(chunk(count, n))
+            count += n
+    assert read == expected
+    assert ring.snapshot() is not None  # the first one ended with its blocks
+
+
+def test_a_snapshot_copies_aside_only_the_blocks_about_to_be_overwritten():
+    ring = ReplayRing(100, (3, 3, 2), 9)
+    ring.add(chunk(0, 100))
+    snap = ring.snapshot(block_rows=10)
+    blocks = snap.blocks()
+    assert _rewards(next(blocks)[1]) == list(range(10))
+    ring.add(chunk(100, 5))  # overwrites rows 0-4: already read, nothing copied
+    assert snap.copied_aside == 0
+    ring.add(chunk(105, 20))  # rows 5-24: block 1 and 2 are copied before that
+    assert snap.copied_aside == 2
+    assert [r for _, rows in blocks for r in _rewards(rows)] == list(range(10, 100))
+    with pytest.raises(RuntimeError, match="still being read"):
+        other = ring.snapshot()
+        ring.snapshot()
+    other.close()
+
+
+def test_restored_rows_keep_the_newest_when_the_ring_is_smaller():
+    saved = chunk(0, 12)
+    ring = ReplayRing(8, (3, 3, 2), 9)
+    for start in (0, 5, 10):  # parts of 5, 5 and 2 rows
+        for key in FIELDS:
+            ring.restore_rows(key, start, saved[key][start : start + 5], 12)
+    ring.restored(12)
+    assert ring.size == 8 and ring.added == 8
+    snap = ring.snapshot(block_rows=3)
+    assert [r for _, rows in snap.blocks() for r in _rewards(rows)] == list(range(4, 12))
+    ring.add(chunk(12, 1))  # the next add goes after the newest
+    snap = ring.snapshot()
+    assert [r for _, rows in snap.blocks() for r in _rewards(rows)] == list(range(5, 13))

@@ -359,6 +359,7 @@ def test_the_numpy_layers_do_not_import_tensorflow():
     """Rules, evaluation, turn bookkeeping, replay and actors run without TensorFlow."""
     modules = (
         "boardq.players.evaluation boardq.dqn.actor boardq.dqn.builder boardq.dqn.replay "
+        "boardq.dqn.replay_file "
         "boardq.symmetry boardq.dqn.transitions boardq.dqn.policies games "
         "boardq.players.opponents boardq.players.search boardq.players.elo "
         "boardq.players.league boardq.players.specs boardq.players.factory "

@@ -1,0 +1,89 @@
+"""The replay file: round trips, compact planes, and files cut short or damaged."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardq.dqn.replay_file import ReplayFileError, ReplayFileReader, ReplayFileWriter
+from boardq.errors import RunDirError
+
+
+def _write(path, arrays, parts=2, header=None):
+    with ReplayFileWriter(path) as out:
+        for name, array in arrays.items():
+            for rows in np.array_split(np.arange(len(array)), parts):
+                if len(rows):
+                    out.write(name, array[rows], int(rows[0]), len(array))
+        return out.close(header or {"game": "g"})
+
+
+def _arrays(n=1000, seed=0):
+    rng = np.random.default_rng(seed)
+    return {
+        "obs": rng.integers(0, 2, (n, 6, 7, 2)).astype(np.int8),  # 0/1 planes: bit-packed
+        "signed": rng.integers(-3, 3, (n, 4)).astype(np.int8),  # not 0/1: as it is
+        "mask": rng.random((n, 7)) < 0.5,
+        "reward": rng.standard_normal(n).astype(np.float32),
+        "action": rng.integers(0, 7, n).astype(np.int16),
+    }
+
+
+def test_arrays_come_back_whole_in_their_dtypes_and_shapes(tmp_path):
+    arrays = _arrays()
+    _write(tmp_path / "r.replay", arrays, parts=3, header={"game": "connect_four", "n": 1})
+    with ReplayFileReader(tmp_path / "r.replay") as reader:
+        assert reader.header == {"game": "connect_four", "n": 1}
+        for name, array in arrays.items():
+            back = reader.array(name)
+            assert back.dtype == array.dtype and back.shape == array.shape
+            np.testing.assert_array_equal(back, array)
+        starts = [start for name, start, _ in reader.parts("obs")]
+        assert starts == [0, 334, 667]
+    assert [p.name for p in tmp_path.iterdir()] == ["r.replay"]  # no temporary file left
+
+
+def test_board_planes_take_about_a_bit_a_cell(tmp_path):
+    n = 20_000
+    obs = np.random.default_rng(1).integers(0, 2, (n, 6, 7, 2)).astype(np.int8)
+    size = _write(tmp_path / "r.replay", {"obs": obs})
+    # Random bits do not compress further: an eighth of the bytes, and the index.
+    assert size < obs.nbytes / 8 * 1.02
+    assert size == (tmp_path / "r.replay").stat().st_size
+
+
+@pytest.mark.parametrize("keep", [0.0, 0.3, 0.9, 0.9999])
+def test_a_file_cut_short_is_refused(tmp_path, keep):
+    path = tmp_path / "r.replay"
+    _write(path, _arrays())
+    data = path.read_bytes()
+    path.write_bytes(data[: int(len(data) * keep)])
+    with pytest.raises(ReplayFileError, match="cut short|not a boardq replay file"):
+        ReplayFileReader(path)
+
+
+def test_a_changed_byte_is_refused_when_its_part_is_read(tmp_path):
+    path = tmp_path / "r.replay"
+    _write(path, _arrays())
+    data = bytearray(path.read_bytes())
+    data[100] ^= 0xFF  # inside the first part
+    path.write_bytes(bytes(data))
+    reader = ReplayFileReader(path)
+    with pytest.raises(ReplayFileError, match="damaged .part of obs at row 0"):
+        reader.array("obs")
+    reader.close()
+
+
+def test_missing_and_foreign_files_are_refused_as_run_directory_errors(tmp_path):
+    with pytest.raises(RunDirError, match="is missing"):
+        ReplayFileReader(tmp_path / "none.replay")
+    (tmp_path / "x.replay").write_bytes(b"PK\x03\x04" + bytes(100))
+    with pytest.raises(ReplayFileError, match="not a boardq replay file"):
+        ReplayFileReader(tmp_path / "x.replay")
+
+
+def test_a_write_that_fails_leaves_no_file(tmp_path):
+    with pytest.raises(RuntimeError), ReplayFileWriter(tmp_path / "r.replay") as out:
+        out.write("obs", np.zeros((10, 2), np.int8))
+        raise RuntimeError("disk gone")
+    assert list(tmp_path.iterdir()) == []
