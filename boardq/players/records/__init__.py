@@ -24,7 +24,13 @@ from boardq.players.records.files import (
     save_record,
 )
 from boardq.players.records.record import GameRecord, Move, PlayerInfo, RecordError
-from boardq.players.records.recorder import GameLog, Recorder, SeatedPlayer
+from boardq.players.records.recorder import (
+    GameLog,
+    Recorder,
+    SeatedPlayer,
+    agent_info,
+    spec_info,
+)
 from boardq.players.records.replay import Replayed, replay_record
 from boardq.players.records.sgf import from_sgf, to_sgf
 
@@ -41,10 +47,12 @@ __all__ = [
     "Recorder",
     "Replayed",
     "SeatedPlayer",
+    "agent_info",
     "from_sgf",
     "read_records",
     "replay_record",
     "save_record",
     "sgf_game",
+    "spec_info",
     "to_sgf",
 ]

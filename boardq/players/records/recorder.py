@@ -29,7 +29,31 @@ from boardq.players.records.record import (
 )
 from boardq.players.records.replay import replay
 
-__all__ = ["GameLog", "Recorder", "SeatedPlayer"]
+__all__ = ["GameLog", "Recorder", "SeatedPlayer", "agent_info", "spec_info"]
+
+
+def agent_info(agent, search_depth: int = 0) -> PlayerInfo:
+    """How a record names an agent (`boardq.players.agent.Agent`): its file and its search."""
+    details: dict[str, Any] = {"kind": "agent", "path": str(agent.path)}
+    name = f"boardq agent {agent.path}"
+    if search_depth:
+        details["search_depth"] = search_depth
+        name += f", search depth {search_depth}"
+    symmetries = int(getattr(agent, "symmetries", 1))
+    if symmetries > 1:
+        details["symmetries"] = symmetries
+        name += f", averaged over {symmetries} symmetries"
+    return PlayerInfo(name, details)
+
+
+def spec_info(spec) -> PlayerInfo:
+    """How a record names a player of a spec (`boardq.players.specs.PlayerSpec`)."""
+    details: dict[str, Any] = {"kind": spec.kind.value, "spec": spec.name}
+    for key in ("simulations", "depth", "path"):
+        value = getattr(spec, key, None)
+        if value:
+            details[key] = value
+    return PlayerInfo(spec.name, details)
 
 
 class GameLog:
