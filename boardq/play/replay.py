@@ -134,6 +134,11 @@ class RecordReplay:
         ):
             if extra:
                 view.say(f"  {label}: {extra}")
+        if "komi_in_file" in record.settings:
+            view.say(
+                f"  the file's komi: {record.settings['komi_in_file']:g}; boardq counts with "
+                f"{record.settings.get('komi', 0):g}"
+            )
         if any(move.value is not None for move in record.moves):
             view.say("  value: the agent's value of its move, +1 a win, -1 a loss")
 

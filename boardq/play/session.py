@@ -244,7 +244,7 @@ class Session:
 
     def _again(self) -> bool:
         while True:
-            line = self.reader.read("play again? [y/n, or save [FILE]] ")
+            line = self.reader.read("play again? [y/n] ")  # save [FILE] saves the game too
             if self._save_command(line, self.last_record):
                 continue
             answer = line.strip().lower()
@@ -275,7 +275,9 @@ class Session:
             self.view.error("nothing to undo: you have not moved yet in this game")
             return False
         # It is the person's turn, so their last move was followed by the agent's reply.
-        match.take_back(len(match.moves) - mine[-1])
+        count = len(match.moves) - mine[-1]
+        match.take_back(count)
+        self.log.take_back(count)
         self.view.say("took back your last move and the agent's reply")
         self.view.board(match.board(), match.last_move())
         return True

@@ -75,7 +75,9 @@ class GameLog:
     def add(self, action: int, seconds: float | None = None, value: float | None = None) -> None:
         """Adds the move played next."""
         action = int(action)
-        value = None if value is None or not np.isfinite(value) else float(value)
+        # Rounded as the JSON line keeps them: a record equals itself read back.
+        seconds = None if seconds is None else round(float(seconds), 4)
+        value = None if value is None or not np.isfinite(value) else round(float(value), 4)
         self.moves.append(Move(action, self.game.text.label(action), seconds, value))
 
     def take_back(self, count: int) -> None:

@@ -48,9 +48,9 @@ def _version() -> str:
 def _move_comment(move: Move) -> str:
     parts = []
     if move.seconds is not None:
-        parts.append(f"time {move.seconds:.3f} s")
+        parts.append(f"time {move.seconds:g} s")
     if move.value is not None:
-        parts.append(f"value {move.value:+.4f}")
+        parts.append(f"value {move.value:+g}")
     return ", ".join(parts)
 
 
@@ -182,6 +182,11 @@ def _read_game(game: sgf.Sgf_game, where: str) -> GameRecord:
         for a, note in zip(actions, notes, strict=True)
     )
     info = _parse_root_comment(root.get("C") if ours and root.has_property("C") else "")
+    settings: dict[str, Any] = {"board_size": size}
+    if dialect.komi is not None:
+        settings["komi"] = dialect.komi
+        if root.has_property("KM") and root.get("KM") != dialect.komi:
+            settings["komi_in_file"] = root.get("KM")  # boardq counts with its own
     stated = root.get("RE") if root.has_property("RE") else None
     if stated is not None and stated.strip() == replayed.result_text:
         stated = None
@@ -191,7 +196,7 @@ def _read_game(game: sgf.Sgf_game, where: str) -> GameRecord:
         moves=moves,
         result=replayed.result,
         result_text=replayed.result_text,
-        settings={"board_size": size, **({"komi": dialect.komi} if dialect.komi else {})},
+        settings=settings,
         started=info.get("started") or (root.get("DT") if root.has_property("DT") else None),
         event=root.get("EV") if root.has_property("EV") else "",
         engine_count=info.get("engine"),
@@ -274,8 +279,8 @@ def _fill_passes(
     return out_actions, out_notes
 
 
-_TIME = re.compile(r"time ([0-9]+(?:\.[0-9]*)?) s")
-_VALUE = re.compile(r"value ([+-]?[0-9]+(?:\.[0-9]*)?)")
+_TIME = re.compile(r"time ([0-9.]+(?:e-?[0-9]+)?) s")
+_VALUE = re.compile(r"value ([+-]?[0-9.]+(?:e-?[0-9]+)?)")
 
 
 def _parse_note(note: str) -> tuple[float | None, float | None]:
