@@ -42,10 +42,10 @@ class _Quit(Exception):
     """The person asked to leave."""
 
 
-def default_record_name(game_name: str) -> str:
+def default_record_name(game: Game) -> str:
     """A new file name for a saved game: SGF where the game has it, else JSON lines."""
-    suffix = ".sgf" if sgf_game(game_name) is not None else ".jsonl"
-    return f"boardq-{game_name.replace(':', '_')}-{time.strftime('%Y%m%d-%H%M%S')}{suffix}"
+    suffix = ".sgf" if sgf_game(game.name) is not None else ".jsonl"
+    return f"boardq-{game.dir_name}-{time.strftime('%Y%m%d-%H%M%S')}{suffix}"
 
 
 _COMMANDS_HELP = """\
@@ -228,7 +228,7 @@ class Session:
         if record is None or not record.moves:
             self.view.error("nothing to save yet: no move has been played")
             return True
-        path = rest.strip() or default_record_name(self.game.name)
+        path = rest.strip() or default_record_name(self.game)
         self._save(Path(path), record)
         return True
 

@@ -63,10 +63,14 @@ class RecordFolder:
         """Keeps one game: its line in games.jsonl and its SGF file; the SGF file's path."""
         self.count += 1
         sgf_path = None
-        if sgf_game(record.game) is not None:
-            sgf_path = self.path / f"game-{self.count:04d}.sgf"
-            atomic_write_bytes(sgf_path, to_sgf(record))
-        _append(self.path / LINES_FILE, _json_line(record))
+        try:
+            if sgf_game(record.game) is not None:
+                sgf_path = self.path / f"game-{self.count:04d}.sgf"
+                atomic_write_bytes(sgf_path, to_sgf(record))
+            _append(self.path / LINES_FILE, _json_line(record))
+        except OSError as e:
+            message = f"cannot keep game {self.count} in {self.path}: {e.strerror or e}"
+            raise RecordError(message) from None
         return sgf_path
 
 

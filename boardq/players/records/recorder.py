@@ -25,6 +25,7 @@ from boardq.players.records.record import (
     GameRecord,
     Move,
     PlayerInfo,
+    RecordError,
     now_iso,
 )
 from boardq.players.records.replay import replay
@@ -157,6 +158,10 @@ class Recorder:
         event: what plays the games ("boardq evaluate"), written in each record.
         values: ask seated players that have `q_values` for their value of each move
             (one more forward pass of the network per move).
+
+    Attributes:
+        error: why the sink stopped taking records (a full disk...), or None: the
+            games go on unrecorded after a failure, and the caller tells the person.
     """
 
     def __init__(
@@ -171,6 +176,7 @@ class Recorder:
         self.event = event
         self.values = values
         self.records: list[GameRecord] = []
+        self.error: str | None = None
         self._log: GameLog | None = None
         self._pending: tuple[PlayerInfo, float, float | None] | None = None
 
@@ -203,5 +209,8 @@ class Recorder:
             self._log = None
             if self.sink is None:
                 self.records.append(record)
-            else:
-                self.sink(record)
+            elif self.error is None:
+                try:
+                    self.sink(record)
+                except (OSError, RecordError) as e:
+                    self.error = str(e)

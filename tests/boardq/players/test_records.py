@@ -384,3 +384,17 @@ def test_a_files_own_komi_and_result_are_kept_beside_boardqs_count():
 def test_a_resignation_ends_the_moves_and_is_the_files_result():
     [record] = from_sgf(b"(;FF[4]GM[11]SZ[7];B[d4];W[resign])", "x.sgf")
     assert [m.label for m in record.moves] == ["d4"] and record.claimed_result == "B+R"
+
+
+def test_a_sink_that_fails_stops_the_recording_not_the_games(tmp_path):
+    game = get_game("tictactoe")
+    folder = RecordFolder(tmp_path / "kept")
+    recorder = Recorder(game, folder.add)
+    players = (RandomPlayer(seed=0), RandomPlayer(seed=1))
+    play_game(game.make_env, players, 0, [recorder])
+    (tmp_path / "kept" / "games.jsonl").unlink()
+    (tmp_path / "kept" / "games.jsonl").mkdir()  # a line can no longer be added
+    for seed in (1, 2):
+        play_game(game.make_env, players, seed, [recorder])
+    assert recorder.error is not None and "cannot keep game 2 in" in recorder.error
+    assert folder.count == 2  # the third game was not offered
