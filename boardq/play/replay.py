@@ -153,6 +153,8 @@ class RecordReplay:
             view.say(self._describe(k))
         if k == self.length:
             text = self.replayed.result_text
+            if not text and record.result_text:  # a resignation: the moves end before the game
+                text = f"{record.result_text} (resigned)"
             view.say(f"the end: {text}" if text else "the record ends before the game does", "bold")
 
     def _describe(self, k: int) -> str:

@@ -38,6 +38,8 @@ __all__ = [
     "SgfGame",
     "area_score",
     "disc_margin",
+    "is_resignation",
+    "resignation_text",
     "result_text",
     "settings_of",
     "sgf_game",
@@ -231,3 +233,17 @@ def result_text(name: str, result: int | None, board: Any = None) -> str:
     if np.sign(margin) != result:  # the count disagrees with the env's winner: say no number
         return f"{winner}+"
     return f"{winner}+{abs(margin):g}"
+
+
+def resignation_text(name: str, result: int) -> str:
+    """The result of a game the loser resigned: "B+R", or in words for other games."""
+    if sgf_game(name) is None:
+        return f"{result_words(result)} (the other resigned)"
+    return f"{'B' if result > 0 else 'W'}+R"
+
+
+def is_resignation(text: str) -> bool:
+    """Whether a result text says the loser resigned ("B+R", "W+Resign")."""
+    return bool(re.fullmatch(r"[BW]\+R(esign)?", text.strip(), re.IGNORECASE)) or text.endswith(
+        "(the other resigned)"
+    )

@@ -1,5 +1,9 @@
 """Keeping a record of every game played: the recorder, a `MoveObserver` of `play_game`.
 
+It also follows games that end by resignation (`ResignationObserver`: "W+R"), and
+keeps an engine's own count of each game (a GTP engine's `final_score`) where a seated
+engine gives one.
+
 `Recorder` follows games as `play_game` tells them (start, each move, the result) and
 hands each finished record to a sink (say `RecordFolder.add`). What an observer is not
 told, who sits in each seat, how long each move took and an agent's value of its
@@ -19,7 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from boardq.players.records.dialects import result_text, settings_of, sgf_game
+from boardq.players.records.dialects import (
+    resignation_text,
+    result_text,
+    settings_of,
+    sgf_game,
+)
 from boardq.players.records.record import (
     UNKNOWN_PLAYER,
     GameRecord,
@@ -50,7 +59,7 @@ def agent_info(agent, search_depth: int = 0) -> PlayerInfo:
 def spec_info(spec) -> PlayerInfo:
     """How a record names a player of a spec (`boardq.players.specs.PlayerSpec`)."""
     details: dict[str, Any] = {"kind": spec.kind.value, "spec": spec.name}
-    for key in ("simulations", "depth", "path"):
+    for key in ("simulations", "depth", "path", "command"):
         value = getattr(spec, key, None)
         if value:
             details[key] = value
@@ -85,14 +94,19 @@ class GameLog:
         """Drops the last `count` moves."""
         del self.moves[len(self.moves) - count :]
 
-    def record(self, result: int | None = None, engine_count: str | None = None) -> GameRecord:
+    def record(
+        self, result: int | None = None, engine_count: str | None = None, resigned: bool = False
+    ) -> GameRecord:
         """The record so far; with `result` (+1, 0, -1) a finished game.
 
         The result text of games that count a margin (Go's area, Othello's discs) is
-        counted on the final position, replayed in a fresh environment.
+        counted on the final position, replayed in a fresh environment. `resigned`: the
+        loser resigned before the game's end ("B+R").
         """
         text = ""
-        if result is not None:
+        if resigned and result is not None:
+            text = resignation_text(self.game.name, result)
+        elif result is not None:
             dialect = sgf_game(self.game.name)
             board = None
             if dialect is not None and dialect.margin is not None:
@@ -139,6 +153,7 @@ class SeatedPlayer:
     def new_game(self) -> None:
         if hasattr(self.player, "new_game"):
             self.player.new_game()
+        self._recorder.joined(self)
 
     def moved(self, action: int, result: int | None) -> None:
         if hasattr(self.player, "moved"):
@@ -179,6 +194,7 @@ class Recorder:
         self.error: str | None = None
         self._log: GameLog | None = None
         self._pending: tuple[PlayerInfo, float, float | None] | None = None
+        self._seated: list[SeatedPlayer] = []  # the seated players of the game being played
 
     def seat(self, player, info: PlayerInfo) -> SeatedPlayer:
         """`player`, wrapped to tell this recorder of its moves (`info` names it)."""
@@ -187,6 +203,10 @@ class Recorder:
     def note(self, info: PlayerInfo, seconds: float, value: float | None) -> None:
         """A seated player chose its move (it is played next)."""
         self._pending = (info, seconds, value)
+
+    def joined(self, player: SeatedPlayer) -> None:
+        """A seated player starts a game (it asks the engine's count at the end)."""
+        self._seated = [*self._seated[-1:], player]
 
     def new_game(self) -> None:
         self._log = GameLog(self.game, event=self.event)
@@ -205,12 +225,25 @@ class Recorder:
             self._pending = None
         log.add(action, seconds, value)
         if result is not None:
-            record = log.record(result)
-            self._log = None
-            if self.sink is None:
-                self.records.append(record)
-            elif self.error is None:
-                try:
-                    self.sink(record)
-                except (OSError, RecordError) as e:
-                    self.error = str(e)
+            self._finish(log.record(result, self._engine_count()))
+
+    def resigned(self, result: int) -> None:
+        """The player to move resigned (`ResignationObserver`); the game ends so."""
+        if self._log is not None:
+            self._finish(self._log.record(result, resigned=True))
+
+    def _engine_count(self) -> str | None:
+        """An engine's own count of the game just ended, where a seated engine gave one."""
+        counts = [getattr(p.player, "last_count", None) for p in self._seated]
+        return next((c for c in counts if isinstance(c, str) and c), None)
+
+    def _finish(self, record: GameRecord) -> None:
+        self._log = None
+        self._seated = []
+        if self.sink is None:
+            self.records.append(record)
+        elif self.error is None:
+            try:
+                self.sink(record)
+            except (OSError, RecordError) as e:
+                self.error = str(e)

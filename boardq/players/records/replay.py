@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from boardq.players.records.dialects import result_text, settings_of
+from boardq.players.records.dialects import is_resignation, result_text, settings_of
 from boardq.players.records.record import GameRecord, RecordError, result_words
 
 __all__ = ["Replayed", "check_settings", "replay", "replay_record"]
@@ -104,7 +104,8 @@ def replay_record(record: GameRecord, game, keep_boards: bool = True) -> Replaye
 
     Raises:
         RecordError: another board size or komi, a move that is not legal or whose
-            name is not its action's, or a result the moves do not give.
+            name is not its action's, or a result the moves do not give (a game that
+            ends by resignation ends before its moves give one).
     """
     where = f"{record.source}: " if record.source else ""
     check_settings(record, game)
@@ -118,7 +119,8 @@ def replay_record(record: GameRecord, game, keep_boards: bool = True) -> Replaye
         replayed = replay(game, record.actions, keep_boards)
     except RecordError as e:
         raise RecordError(f"{where}{e}") from None
-    if record.finished and replayed.result != record.result:
+    resigned = replayed.result is None and is_resignation(record.result_text)
+    if record.finished and replayed.result != record.result and not resigned:
         raise RecordError(
             f"{where}the record says {result_words(record.result)}, "
             f"but its moves give {result_words(replayed.result)}"

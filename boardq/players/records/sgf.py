@@ -19,7 +19,14 @@ from typing import Any
 from sgfmill import sgf, sgf_grammar
 
 from boardq.catalog import find_game
-from boardq.players.records.dialects import SGF_GAMES, Passes, Points, SgfGame, sgf_game
+from boardq.players.records.dialects import (
+    SGF_GAMES,
+    Passes,
+    Points,
+    SgfGame,
+    is_resignation,
+    sgf_game,
+)
 from boardq.players.records.record import GameRecord, Move, PlayerInfo, RecordError
 from boardq.players.records.replay import replay
 
@@ -190,17 +197,21 @@ def _read_game(game: sgf.Sgf_game, where: str) -> GameRecord:
     stated = root.get("RE") if root.has_property("RE") else None
     if stated is not None and stated.strip() == replayed.result_text:
         stated = None
+    claimed = claimed or info.get("claimed") or stated
+    result, text = replayed.result, replayed.result_text
+    if result is None and claimed is not None and is_resignation(claimed):
+        result, text, claimed = (1 if claimed.strip()[0] in "Bb" else -1), claimed.strip(), None
     return GameRecord(
         game=name,
         players=(_player(root, "PB", info.get("Black")), _player(root, "PW", info.get("White"))),
         moves=moves,
-        result=replayed.result,
-        result_text=replayed.result_text,
+        result=result,
+        result_text=text,
         settings=settings,
         started=info.get("started") or (root.get("DT") if root.has_property("DT") else None),
         event=root.get("EV") if root.has_property("EV") else "",
         engine_count=info.get("engine"),
-        claimed_result=claimed or info.get("claimed") or stated,
+        claimed_result=claimed,
         source=where,
     )
 

@@ -374,16 +374,67 @@ def test_every_sgf_game_is_a_game_of_that_size():
 
 
 def test_a_files_own_komi_and_result_are_kept_beside_boardqs_count():
-    [record] = from_sgf(b"(;GM[1]FF[4]SZ[9]KM[5.5]RE[W+R]PB[GNU Go];B[ee];W[cc])", "x.sgf")
+    [record] = from_sgf(b"(;GM[1]FF[4]SZ[9]KM[5.5]RE[W+12.5]PB[GNU Go];B[ee];W[cc])", "x.sgf")
     assert record.settings == {"board_size": 9, "komi": 7.5, "komi_in_file": 5.5}
-    assert record.claimed_result == "W+R" and record.players[0].name == "GNU Go"
+    assert record.claimed_result == "W+12.5" and record.players[0].name == "GNU Go"
     assert record.result is None and record.result_text == ""  # no two passes: unfinished
     replay_record(record, get_game("go"))  # boardq's own komi: it opens
 
 
-def test_a_resignation_ends_the_moves_and_is_the_files_result():
-    [record] = from_sgf(b"(;FF[4]GM[11]SZ[7];B[d4];W[resign])", "x.sgf")
-    assert [m.label for m in record.moves] == ["d4"] and record.claimed_result == "B+R"
+def test_a_resignation_ends_the_moves_and_is_the_games_result():
+    [record] = from_sgf(b"(;FF[4]GM[11]SZ[7];B[d4];W[resign])", "x.sgf")  # HexGui's way
+    assert [m.label for m in record.moves] == ["d4"]
+    assert (record.result, record.result_text, record.claimed_result) == (1, "B+R", None)
+    [record] = from_sgf(b"(;GM[1]FF[4]SZ[9]RE[W+Resign];B[ee];W[cc])", "x.sgf")  # GNU Go's
+    assert (record.result, record.result_text) == (-1, "W+Resign")
+    assert replay_record(record, get_game("go")).result is None  # the moves end first
+    [back] = from_sgf(to_sgf(record), "y.sgf")
+    assert (back.result, back.result_text) == (-1, "W+Resign")
+
+
+class Resigner(RandomPlayer):
+    """Resigns at its third move."""
+
+    def __init__(self, seed):
+        super().__init__(seed=seed)
+        self.moves = 0
+
+    def act(self, observation):
+        from boardq.players.evaluation import Resigned
+
+        self.moves += 1
+        if self.moves == 3:
+            raise Resigned("it resigned")
+        return super().act(observation)
+
+
+class CountingEngine(RandomPlayer):
+    """Stands for a GTP engine: its own count of each game is in `last_count`."""
+
+    def new_game(self):
+        self.last_count = None
+
+    def moved(self, action, result):
+        if result is not None:
+            self.last_count = "W+88.5"
+
+
+def test_the_recorder_keeps_a_resignation_and_an_engines_own_count(tmp_path):
+    game = get_game("go")
+    recorder = Recorder(game, RecordFolder(tmp_path).add)
+    engine = recorder.seat(CountingEngine(seed=1), PlayerInfo("gtp:gnugo", {"kind": "gtp"}))
+    quitter = recorder.seat(Resigner(seed=2), PlayerInfo("quitter"))
+    assert play_game(game.make_env, (engine, quitter), 0, [recorder]) == 1
+    assert play_game(game.make_env, (engine, RandomPlayer(seed=3)), 1, [recorder]) in (-1, 1)
+    first, second = read_records(tmp_path / "games.jsonl").records
+    assert (first.result, first.result_text, first.engine_count) == (1, "B+R", None)
+    assert len(first.moves) == 5  # the engine's three moves, the quitter's two
+    replay_record(first, game)
+    [sgf] = read_records(tmp_path / "game-0001.sgf").records
+    assert (sgf.result, sgf.result_text) == (1, "B+R")
+    assert second.engine_count == "W+88.5" and second.players[0].name == "gtp:gnugo"
+    [sgf] = read_records(tmp_path / "game-0002.sgf").records
+    assert sgf.engine_count == "W+88.5"
 
 
 def test_a_sink_that_fails_stops_the_recording_not_the_games(tmp_path):
@@ -398,3 +449,23 @@ def test_a_sink_that_fails_stops_the_recording_not_the_games(tmp_path):
         play_game(game.make_env, players, seed, [recorder])
     assert recorder.error is not None and "cannot keep game 2 in" in recorder.error
     assert folder.count == 2  # the third game was not offered
+
+
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
+def test_a_game_against_gnugo_names_its_command_and_keeps_its_own_count(tmp_path):
+    from boardq.players.factory import PlayerFactory
+    from boardq.players.records import spec_info
+    from boardq.players.specs import parse_spec
+
+    game = get_game("go")
+    spec = parse_spec("gtp:gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead")
+    recorder = Recorder(game, RecordFolder(tmp_path).add)
+    with PlayerFactory(game) as factory:
+        engine = recorder.seat(factory.make(spec, 0), spec_info(spec))
+        random = recorder.seat(RandomPlayer(seed=1), PlayerInfo("random"))
+        play_game(game.make_env, (random, engine), 0, [recorder])
+    [record] = read_records(tmp_path / "game-0001.sgf").records
+    assert record.players[1].name == spec.name
+    assert record.players[1].details["command"] == spec.command
+    # With --capture-all-dead GNU Go's count and boardq's agree (docs/records.md).
+    assert record.engine_count == record.result_text and record.result == -1
