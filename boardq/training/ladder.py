@@ -155,9 +155,14 @@ class Ladder:
         return True
 
     def _games_folder(self, version: int) -> Path:
-        """The folder of this evaluation's games; the oldest beyond `GAMES_KEPT` go."""
+        """The folder of this evaluation's games; the oldest beyond `GAMES_KEPT` go.
+
+        A snapshot evaluated again (no newer one was published) starts its folder afresh,
+        so each folder holds one evaluation's games.
+        """
         games = self._run_dir / GAMES_DIR
         folder = games / f"{_GAMES_PREFIX}{version:09d}"
+        shutil.rmtree(folder, ignore_errors=True)
         if games.is_dir():
             old = [p for p in games.glob(f"{_GAMES_PREFIX}*") if p.is_dir() and p != folder]
             old.sort(key=lambda p: (p.stat().st_mtime, p.name))

@@ -77,6 +77,9 @@ def test_the_ladder_keeps_the_games_of_its_last_evaluations_only(tiny_config, tm
     assert kept == ["ladder-000000003", "ladder-000000004", "ladder-000000005", "ladder-000000006",
                     "notes"]  # fmt: skip
     assert GAMES_KEPT == 5  # the four newest and the one about to start
+    (new / "games.jsonl").parent.mkdir()
+    (new / "games.jsonl").write_text("{}\n")
+    assert ladder._games_folder(7) == new and not new.exists()  # the same snapshot again
 
 
 def test_a_symmetric_ladder_plays_the_averaged_agent_and_keeps_its_own_best(tiny_config, tmp_path):
