@@ -7,6 +7,8 @@ Layout of a run directory::
                                (the replay and the rest; boardq.training.checkpoints)
     RUN_DIR/agent.npz          the exported agent (greedy player), see boardq.players.agent
     RUN_DIR/agents/            agent-<train step>.npz: the agent kept every few minutes
+    RUN_DIR/games/             ladder-<version>/: the games of the last evaluations
+                               (games.jsonl and SGF files, boardq.players.records)
     RUN_DIR/metrics.jsonl      one JSON line of metrics per progress tick
     RUN_DIR/tb/                TensorBoard event files
     RUN_DIR/.lock              held (flock) by the process training in the directory
@@ -42,6 +44,7 @@ LOCK_FILE = ".lock"
 CHECKPOINT_DIR = "checkpoints"
 AGENT_FILE = "agent.npz"
 BEST_AGENT_FILE = "best-agent.npz"  # the best by the evaluation ladder
+GAMES_DIR = "games"  # the evaluation ladder's games, one folder per evaluation
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

@@ -1,4 +1,4 @@
-"""The `boardq` command: train, play, serve, evaluate, league, export, gtp, bench.
+"""The `boardq` command: train, play, serve, evaluate, league, replay, export, gtp, bench.
 
 Each command is a module here with `add_command(subparsers)`; its `run(args)` is
 imported lazily where it needs TensorFlow, so `boardq --help` stays fast.
@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from boardq._quiet import import_tensorflow_quietly
-from boardq.commands import bench, evaluate, export, gtp, league, play, serve, train
+from boardq.commands import bench, evaluate, export, gtp, league, play, replay, serve, train
 from boardq.commands.args import Parser
 from boardq.errors import EXIT_ERROR, EXIT_INTERRUPTED, BoardqError
 
 __all__ = ["build_parser", "entry", "main"]
 
-_COMMANDS = (train, play, serve, evaluate, league, export, gtp, bench)
+_COMMANDS = (train, play, serve, evaluate, league, replay, export, gtp, bench)
 
 
 def build_parser() -> Parser:

@@ -8,18 +8,21 @@ with its 95% (Wilson) interval. Where OpenSpiel is installed and has the game, e
 game is also played on an OpenSpiel state, which must agree with PettingZoo on every
 end and winner. While they play, the games played out of the total go to stderr (a
 progress bar on a terminal, else a line every few seconds: `boardq.commands.progress`).
+With `--record DIR` every game is kept in DIR as it ends (`boardq.players.records`).
 
 The evaluated agent's time a move (mean and longest) comes with each opponent's
 results: with a search, the time is what a depth costs.
 
-Exit codes: 0 done; 1 a bad or missing agent file, or an opponent the game cannot have
-(one line on stderr); 2 a bad command line (a bad spec or depth).
+Exit codes: 0 done; 1 a bad or missing agent file, an opponent the game cannot have, or
+a record folder that cannot be written (one line on stderr); 2 a bad command line (a bad
+spec or depth).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 from boardq.commands.args import counted, number
@@ -92,6 +95,12 @@ def add_command(sub) -> None:
         "else 0)",
     )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument(
+        "--record",
+        metavar="DIR",
+        help="keep every game in DIR: games.jsonl (a JSON line a game) and, for Go, Othello, "
+        "Gomoku and Hex, an SGF file a game (docs/records.md); boardq replay opens them",
+    )
     p.set_defaults(func=run, needs_tensorflow=False)
 
 
@@ -127,10 +136,11 @@ def run(args: argparse.Namespace) -> int:
     for spec in [PlayerSpec(Kind.AGENT, "agent", path=args.agent), *specs]:
         check_spec(spec, game)
     warn_engines(specs, game, "evaluate")
+    recorder = _recorder(args.record, game)
     # Agents play as their runs chose (averaged or not) unless --[no-]symmetric says.
     with PlayerFactory(game, symmetric=None) as factory:
         factory.evaluated = agent = factory.agent(args.agent, symmetric=args.symmetric)
-        results, engines, checked = _play(args, game, factory, specs)
+        results, engines, checked = _play(args, game, factory, specs, recorder)
     header = {
         "game": game.name,
         "agent": str(agent.path),
@@ -143,6 +153,10 @@ def run(args: argparse.Namespace) -> int:
     }
     if engines:
         header["engines"] = engines
+    if recorder:
+        header["records"] = str(args.record)
+        if recorder.error:
+            print(f"boardq evaluate: games no longer kept: {recorder.error}", file=sys.stderr)
     if args.json:
         print(json.dumps({**header, "opponents": results}, indent=2))
     else:
@@ -150,15 +164,28 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play(args, game, factory, specs) -> tuple[dict, dict, bool]:
+def _recorder(folder: str | None, game):
+    """A recorder that keeps every game in `folder` (checked writable now), or None."""
+    if not folder:
+        return None
+    from boardq.players.records import Recorder, RecordFolder
+
+    return Recorder(game, sink=RecordFolder(folder).add)
+
+
+def _play(args, game, factory, specs, recorder=None) -> tuple[dict, dict, bool]:
     """Plays each opponent; (results by opponent, engines' notes, rules cross-checked)."""
     from boardq.players.evaluation import Openings, TimedPlayer, evaluate
     from boardq.players.gtp_player import GtpPlayer, opening_plies
     from boardq.players.openspiel_bot import rule_checks
+    from boardq.players.records import agent_info, spec_info
 
     player = factory.evaluated.searcher(args.search) if args.search else factory.evaluated
     progress = GameProgress(2 * args.games * len(specs))  # on stderr while the games play
     observers = rule_checks(game)
+    watchers = [*observers, progress] + ([recorder] if recorder else [])
+    if recorder:
+        player = recorder.seat(player, agent_info(factory.evaluated, args.search))
     results, engines = {}, {}
     with progress:
         for spec in specs:
@@ -167,14 +194,18 @@ def _play(args, game, factory, specs) -> tuple[dict, dict, bool]:
             opponent = factory.make(spec, args.seed)
             plies = opening_plies(opponent) if args.opening_plies is None else args.opening_plies
             avoid = game.gtp.pass_action if game.gtp is not None else None
+            seated = opponent
+            if recorder:
+                recorder.event = f"boardq evaluate vs {spec.name}"
+                seated = recorder.seat(opponent, spec_info(spec))
             timed = TimedPlayer(player)
             r = evaluate(
                 timed,
-                opponent,
+                seated,
                 game.make_env,
                 args.games,
                 seed=args.seed,
-                observers=[*observers, progress],
+                observers=watchers,
                 openings=Openings(plies, avoid),
             )
             r["seconds"] = time.perf_counter() - t0
@@ -233,6 +264,8 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
         lines.append(f"  {'':<{width}} {'both':<7} {'':>17}  {_score(r, '')}  ({timing})")
     for name, r in results.items():
         lines += _varied(name, r, header.get("engines", {}).get(name))
+    if header.get("records"):
+        lines.append(f"games kept in {header['records']} (boardq replay opens them)")
     if not header["rules_checked_by_openspiel"]:
         lines.append("(rules not cross-checked: OpenSpiel is not installed or lacks the game)")
     return lines

@@ -7,10 +7,12 @@ agents the run kept over time (RUN_DIR/agents/agent-<step>.npz) join, the table 
 them in training order, and a PNG of rating against training time is written. With
 `--symmetric` every agent averages its values over the board's symmetries, as
 `evaluate --symmetric` plays the evaluated agent. While the games play, how many of
-them are done goes to stderr (`boardq.commands.progress`).
+them are done goes to stderr (`boardq.commands.progress`). With `--record DIR` every
+game is kept in DIR as it ends (`boardq.players.records`).
 
-Exit codes: 0 done; 1 a bad or missing agent file or run directory, or a player the
-game cannot have (one line on stderr); 2 a bad command line.
+Exit codes: 0 done; 1 a bad or missing agent file or run directory, a player the game
+cannot have, or a record folder that cannot be written (one line on stderr); 2 a bad
+command line.
 """
 
 from __future__ import annotations
@@ -82,6 +84,12 @@ def add_command(sub) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the players and the bootstrap")
     p.add_argument("--json", action="store_true", help="print the ratings as JSON")
+    p.add_argument(
+        "--record",
+        metavar="DIR",
+        help="keep every game in DIR: games.jsonl (a JSON line a game) and, for Go, Othello, "
+        "Gomoku and Hex, an SGF file a game (docs/records.md); boardq replay opens them",
+    )
     p.set_defaults(func=run, needs_tensorflow=False)
 
 
@@ -108,14 +116,23 @@ def run(args: argparse.Namespace) -> int:
     for spec in specs:  # everything that can be refused, before TensorFlow loads
         check_spec(spec, game, need_path=True)
     warn_engines(specs, game, "league")
+    recorder = None
+    if args.record:
+        from boardq.players.records import Recorder, RecordFolder, spec_info
+
+        recorder = Recorder(game, RecordFolder(args.record).add, event="boardq league")
     progress = GameProgress(len(specs) * (len(specs) - 1) * args.games)  # every pairing, 2 seats
     with PlayerFactory(game, symmetric=args.symmetric) as factory:  # it ends the engines
         players = [factory.make(spec, args.seed + k) for k, spec in enumerate(specs)]
+        if recorder:
+            players = [recorder.seat(p, spec_info(s)) for p, s in zip(players, specs, strict=True)]
         t0 = time.perf_counter()
         with progress:
-            watchers = [*rule_checks(game), progress]
+            watchers = [*rule_checks(game), progress] + ([recorder] if recorder else [])
             wins, draws = round_robin(players, game.make_env, args.games, args.seed, watchers)
     seconds = time.perf_counter() - t0
+    if recorder and recorder.error:
+        print(f"boardq league: games no longer kept: {recorder.error}", file=sys.stderr)
     ratings = rate([s.name for s in specs], wins, draws, 0, np.random.default_rng(args.seed))
     timeline = []  # (snapshot, rating) in training order
     for spec, r in zip(specs, ratings, strict=True):
@@ -137,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(format_table(game.title, args.games, order, seconds, symmetries)))
         if plot:
             print(f"plot: {plot}")
+        if recorder:
+            print(f"games kept in {args.record} (boardq replay opens them)")
     return 0
 
 

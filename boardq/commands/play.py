@@ -2,7 +2,8 @@
 
 The game loop is `boardq.play.session.Session`; the board and the move labels come from
 the game's text board (`Game.text`); the agent answers with one forward pass, or with
-a lookahead search (`--search D`, see `boardq.players.search`), whose values `hint` shows. Heavy
+a lookahead search (`--search D`, see `boardq.players.search`), whose values `hint` shows.
+`--record FILE` saves every game (`save [FILE]` at the prompt saves one). Heavy
 modules (TensorFlow, PettingZoo, rich) are imported only when the command runs, so
 `boardq --help` stays fast.
 
@@ -34,6 +35,7 @@ __all__ = [
     "add_agent_options",
     "add_command",
     "agent_title",
+    "check_record_file",
     "first_human_seat",
     "load_agent",
     "newest_agent",
@@ -111,6 +113,13 @@ def add_command(subparsers) -> None:
         "searched values (default 0: the network alone)",
     )
     p.add_argument("--ascii", action="store_true", help="draw the board with ASCII characters only")
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="save every game to FILE as it ends: FILE.sgf an SGF file (Go, Othello, Gomoku, "
+        "Hex; later games to FILE-2.sgf...), any other name a JSON line a game added to it "
+        "(boardq replay opens both; save at the prompt saves too)",
+    )
     # TensorFlow is imported (quietly) only once the agent file has been checked.
     p.set_defaults(func=run, needs_tensorflow=False)
 
@@ -122,10 +131,13 @@ def run(args: argparse.Namespace) -> int:
     from boardq.catalog import get_game
     from boardq.errors import BoardqError
     from boardq.play.session import LineReader, Session, View
+    from boardq.players.records import agent_info
 
     game = get_game(args.game)
     if args.search and game.rules is None:
         raise BoardqError(f"--search needs rules, and boardq has none for {game.title}")
+    if args.record:
+        check_record_file(args.record, game)
     if hasattr(sys.stdout, "reconfigure"):
         # On a terminal that cannot show a character (say, a typed Arabic digit), escape it.
         sys.stdout.reconfigure(errors="backslashreplace")
@@ -141,9 +153,34 @@ def run(args: argparse.Namespace) -> int:
     view.say(f"{game.title} against {agent_title(agent, game)}{searching}", "bold")
     advisor = agent.searcher(args.search) if args.search else agent
     session = Session(
-        game, advisor, view, LineReader(console), hints=args.hints, search_depth=args.search
+        game,
+        advisor,
+        view,
+        LineReader(console),
+        hints=args.hints,
+        search_depth=args.search,
+        record_to=args.record,
+        agent_info=agent_info(agent, args.search),
     )
     return session.run(first_human_seat(args.first, args.seed))
+
+
+def check_record_file(path: str, game: Game) -> None:
+    """Refuses a record file that cannot take this game's records, before any game.
+
+    Raises:
+      BoardqError: an SGF file for a game without SGF, or a folder (one line).
+    """
+    from boardq.errors import BoardqError
+    from boardq.players.records import sgf_game
+
+    if Path(path).suffix.lower() == ".sgf" and sgf_game(game.name) is None:
+        raise BoardqError(
+            f"--record {path}: {game.title} has no SGF game number; name a JSON lines file "
+            "(say games.jsonl)"
+        )
+    if Path(path).is_dir():
+        raise BoardqError(f"--record {path} is a folder; name a file in it")
 
 
 def resolve_agent(args: argparse.Namespace, game: Game) -> Agent:

@@ -4,13 +4,16 @@
 asks a `LineReader` for each of the person's lines and draws on a `View` (both in
 `boardq.play.terminal`). It needs of the agent only `act` and `q_values`, so tests can
 drive it with a stub, and a searching player (`boardq.players.search.SearchPlayer`) fits as
-well as the bare network.
+well as the bare network. Each game is also kept as a record (`boardq.players.records`),
+moves taken back taken out of it: `save [FILE]` writes it at a prompt, and a session
+given a file (`--record FILE`) writes every game there as it ends (or is left).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -20,8 +23,11 @@ from boardq.errors import EXIT_INTERRUPTED, EXIT_OK
 from boardq.game import Game
 from boardq.play.match import Match
 from boardq.play.terminal import LineReader, View
+from boardq.players.records import GameLog, GameRecord, PlayerInfo, RecordError, save_record
+from boardq.players.records.dialects import sgf_game
 
-__all__ = ["Advisor", "LineReader", "Session", "View"]  # the last two from boardq.play.terminal
+# LineReader and View come from boardq.play.terminal.
+__all__ = ["Advisor", "LineReader", "Session", "View", "default_record_name"]
 
 
 class Advisor(Protocol):
@@ -36,11 +42,19 @@ class _Quit(Exception):
     """The person asked to leave."""
 
 
+def default_record_name(game: Game) -> str:
+    """A new file name for a saved game: SGF where the game has it, else JSON lines."""
+    suffix = ".sgf" if sgf_game(game.name) is not None else ".jsonl"
+    return f"boardq-{game.dir_name}-{time.strftime('%Y%m%d-%H%M%S')}{suffix}"
+
+
 _COMMANDS_HELP = """\
 Commands:
   moves   list your legal moves
   hint    the agent's value of each of your legal moves (+1 win, 0 draw, -1 loss)
   undo    take back your last move and the agent's reply
+  save [FILE]  save the game so far (FILE.sgf: SGF where the game has it; else a
+          line of JSON added to FILE; no FILE: a new file here)
   help    show this help
   quit    leave (Ctrl-D and Ctrl-C leave too)"""
 
@@ -56,6 +70,8 @@ class Session:
         reader: LineReader,
         hints: bool = False,
         search_depth: int = 0,
+        record_to: str | Path | None = None,
+        agent_info: PlayerInfo | None = None,
     ) -> None:
         """Initialises the session.
 
@@ -67,6 +83,9 @@ class Session:
           hints: show the agent's values after each of its moves.
           search_depth: the depth the agent searches (0: none); named in the hints,
             and each of the agent's moves says how long its search took.
+          record_to: the file every game is saved to as it ends (`save_record`; the
+            games after the first of an SGF file go to NAME-2.sgf, NAME-3.sgf...).
+          agent_info: how the records name the agent.
         """
         self.game = game
         self.agent = agent
@@ -76,6 +95,10 @@ class Session:
         self._values_of = f"depth-{search_depth} search values" if search_depth else "values"
         self._searching = bool(search_depth)
         self.score = {"won": 0, "drawn": 0, "lost": 0}
+        self.record_to = None if record_to is None else Path(record_to)
+        self.agent_info = agent_info or PlayerInfo("boardq agent", {"kind": "agent"})
+        self.log: GameLog | None = None
+        self.last_record: GameRecord | None = None
         self._commands: dict[str, Callable[[Match, int], bool]] = {
             "help": self._help,
             "?": self._help,
@@ -108,6 +131,10 @@ class Session:
     def play_game(self, human_seat: int, number: int = 1) -> int:
         """Plays one game; returns its result for the person (+1 won, 0 drawn, -1 lost)."""
         match = Match(self.game)
+        person = PlayerInfo("you", {"kind": "person"})
+        seats = (person, self.agent_info) if human_seat == 0 else (self.agent_info, person)
+        self.log = GameLog(self.game, seats, event="boardq play")
+        self._number = number
         try:
             self._announce(human_seat, number)
             if match.to_move == human_seat:
@@ -120,6 +147,8 @@ class Session:
             return self._finish(match, human_seat)
         finally:
             match.close()
+            if not match.over and self.log.moves and self.record_to is not None:
+                self._save(self._record_path(), self.log.record())  # left before its end
 
     def _announce(self, human_seat: int, number: int) -> None:
         self.view.console.print()
@@ -133,8 +162,11 @@ class Session:
 
     def _human_turn(self, match: Match, seat: int) -> None:
         """Reads lines until a move is played or the position changes (undo)."""
+        t0 = time.monotonic()
         while True:
             line = self.reader.read(f"your move ({self.view.mark(seat)}): ")
+            if self._save_command(line, self.log.record()):
+                continue
             command = self._commands.get(line.strip().lower())
             if command is not None:
                 if command(match, seat):
@@ -147,6 +179,7 @@ class Session:
                 self.view.legal_moves(match.legal())
                 continue
             match.play(action)
+            self.log.add(action, time.monotonic() - t0)
             if match.over:
                 self.view.board(match.board(), match.last_move())
             return
@@ -154,11 +187,14 @@ class Session:
     def _agent_turn(self, match: Match) -> None:
         seat = match.to_move
         observation = match.observation()
-        start = time.perf_counter()
+        t0 = time.perf_counter()
         action = self.agent.act(observation)
-        took = f" (searched {time.perf_counter() - start:.2f} s)" if self._searching else ""
-        values = self.agent.q_values(observation) if self.hints else None
+        seconds = time.perf_counter() - t0
+        took = f" (searched {seconds:.2f} s)" if self._searching else ""
+        q = np.asarray(self.agent.q_values(observation), np.float64)  # kept in the record
+        values = q if self.hints else None
         match.play(action)
+        self.log.add(action, seconds, float(q[action]))
         move = self.view.text.describe(action)
         self.view.say(f"agent ({self.view.mark(seat)}) plays {move}{took}")
         if values is not None:
@@ -176,11 +212,46 @@ class Session:
         s = self.score
         self.view.say(message, style)
         self.view.say(f"score: you won {s['won']}, drew {s['drawn']}, lost {s['lost']}")
+        self.last_record = self.log.record(match.result())
+        if self.record_to is not None:
+            self._save(self._record_path(), self.last_record)
         return result
+
+    def _record_path(self) -> Path:
+        """Where `record_to` keeps this game: SGF files one a game, JSON lines all in one."""
+        path = self.record_to
+        if self._number == 1 or path.suffix.lower() != ".sgf":
+            return path
+        return path.with_name(f"{path.stem}-{self._number}{path.suffix}")
+
+    def _save_command(self, line: str, record: GameRecord | None) -> bool:
+        """Carries out `save [FILE]` (True), or says it is not one (False)."""
+        word, _, rest = line.strip().partition(" ")
+        if word.lower() != "save":
+            return False
+        if record is None or not record.moves:
+            self.view.error("nothing to save yet: no move has been played")
+            return True
+        path = rest.strip() or default_record_name(self.game)
+        self._save(Path(path), record)
+        return True
+
+    def _save(self, path: Path, record: GameRecord) -> None:
+        """Writes `record` to `path`; a failure is one line, and the session goes on."""
+        try:
+            save_record(record, path)
+        except RecordError as e:
+            self.view.error(f"not saved: {e}")
+            return
+        what = "game" if record.finished else "game so far"
+        self.view.say(f"{what} saved to {path}", "green")
 
     def _again(self) -> bool:
         while True:
-            answer = self.reader.read("play again? [y/n] ").strip().lower()
+            line = self.reader.read("play again? [y/n] ")  # save [FILE] saves the game too
+            if self._save_command(line, self.last_record):
+                continue
+            answer = line.strip().lower()
             if answer in {"y", "yes"}:
                 return True
             if answer in {"n", "no", "q", "quit", "exit"}:
@@ -208,7 +279,9 @@ class Session:
             self.view.error("nothing to undo: you have not moved yet in this game")
             return False
         # It is the person's turn, so their last move was followed by the agent's reply.
-        match.take_back(len(match.moves) - mine[-1])
+        count = len(match.moves) - mine[-1]
+        match.take_back(count)
+        self.log.take_back(count)
         self.view.say("took back your last move and the agent's reply")
         self.view.board(match.board(), match.last_move())
         return True

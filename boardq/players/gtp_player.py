@@ -139,6 +139,7 @@ class GtpPlayer:
         self.resignations = 0
         self.counted: list[float] = []  # the engine's count of each game, its opponent's lead
         self.disagreed: list[int] = []  # games (0-based) where its count and boardq's differ
+        self.last_count: str | None = None  # its final_score of the game just ended (records)
         self._ply = 0
         self._mine: int | None = None
         self._seat: int | None = None
@@ -169,6 +170,7 @@ class GtpPlayer:
             self._setup(f"set_random_seed {self.seed + self.games}")
         self.games += 1
         self._ply, self._mine, self._seat = 0, None, None
+        self.last_count = None
 
     def moved(self, action: int, result: int | None) -> None:
         """Tells the engine a move it did not choose; at the end, compares its count."""
@@ -217,9 +219,11 @@ class GtpPlayer:
         if not self.scores:
             return
         try:
-            lead = parse_score(self.engine.send("final_score"))
+            answer = self.engine.send("final_score")
         except EngineRefusal:
             return  # it cannot count this game
+        self.last_count = answer.strip()
+        lead = parse_score(answer)
         if lead is None or math.isinf(lead):
             return
         if int(np.sign(lead)) != result:

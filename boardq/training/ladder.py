@@ -17,12 +17,18 @@ is compared by its mean score against the engines first, then by the mean lead t
 engines' own counts give it (Go's points, Othello's discs: it moves long before the
 score does, while every game is lost), and only then by the ladder's mean score. Rungs
 whose engine is not installed are left out, with one line (`ladder_specs`).
+
+The games of the last `GAMES_KEPT` evaluations are kept in RUN_DIR/games/ladder-<version>/
+(`evaluate --record`: a JSON line a game, and an SGF file a game where the game has one);
+older folders are deleted as new ones start, so the run directory stays bounded (with
+the Go preset's ladder, 80 games an evaluation, about 0.8 MB each).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -38,11 +44,14 @@ from boardq.errors import AgentFileError
 from boardq.players.agentfile import SYMMETRIC_LADDER, averaged_weights, export_agent, read_header
 from boardq.players.factory import ladder_specs
 from boardq.players.specs import Kind
-from boardq.rundir import BEST_AGENT_FILE
+from boardq.rundir import BEST_AGENT_FILE, GAMES_DIR
 
-__all__ = ["BEST_AGENT_FILE", "Ladder"]
+__all__ = ["BEST_AGENT_FILE", "GAMES_KEPT", "Ladder"]
 
 _CANDIDATE = ".ladder-agent.npz"
+_GAMES_PREFIX = "ladder-"
+GAMES_KEPT = 5
+"""The evaluations whose games a run keeps (RUN_DIR/games/ladder-<version>/)."""
 
 
 _PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal for the child when its parent ends
@@ -140,6 +149,7 @@ class Ladder:
         command += [a for spec in self.specs for a in ("--opponent", spec)]
         command += ["--games", str(cfg.eval_games), "--seed", str(cfg.seed + self.evaluations)]
         command.append("--symmetric" if cfg.eval_symmetric else "--no-symmetric")
+        command += ["--record", str(self._games_folder(version))]
         self._proc = subprocess.Popen(
             [*command, "--json"],
             stdout=subprocess.PIPE,
@@ -154,6 +164,22 @@ class Ladder:
         )
         self._version = version
         return True
+
+    def _games_folder(self, version: int) -> Path:
+        """The folder of this evaluation's games; the oldest beyond `GAMES_KEPT` go.
+
+        A snapshot evaluated again (no newer one was published) starts its folder afresh,
+        so each folder holds one evaluation's games.
+        """
+        games = self._run_dir / GAMES_DIR
+        folder = games / f"{_GAMES_PREFIX}{version:09d}"
+        shutil.rmtree(folder, ignore_errors=True)
+        if games.is_dir():
+            old = [p for p in games.glob(f"{_GAMES_PREFIX}*") if p.is_dir() and p != folder]
+            old.sort(key=lambda p: (p.stat().st_mtime, p.name))
+            for path in old[: max(0, len(old) - (GAMES_KEPT - 1))]:
+                shutil.rmtree(path, ignore_errors=True)
+        return folder
 
     def poll(self) -> dict[str, float] | None:
         """The finished evaluation's metrics (once), or None while it runs or if none ran.

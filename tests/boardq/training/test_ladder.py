@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -10,8 +11,9 @@ import numpy as np
 import pytest
 
 from boardq.players.agent import Agent
-from boardq.rundir import BEST_AGENT_FILE
-from boardq.training.ladder import Ladder
+from boardq.players.records import read_records
+from boardq.rundir import BEST_AGENT_FILE, GAMES_DIR
+from boardq.training.ladder import GAMES_KEPT, Ladder
 from boardq.training.trainer import Trainer
 from games import get_game
 
@@ -53,6 +55,31 @@ def test_the_ladder_scores_a_snapshot_and_keeps_the_best(tiny_config, tmp_path):
         "ladder_score": m["eval/ladder_score"],
     }
     assert ladder.poll() is None and not ladder.busy
+    # The evaluation's games are kept: 3 a seat against each of the 2 opponents.
+    games = read_records(tmp_path / GAMES_DIR / "ladder-000000007" / "games.jsonl").records
+    assert len(games) == 12 and {g.event for g in games} == {
+        "boardq evaluate vs random",
+        "boardq evaluate vs perfect",
+    }
+
+
+def test_the_ladder_keeps_the_games_of_its_last_evaluations_only(tiny_config, tmp_path):
+    ladder = Ladder(tiny_config.replace(eval_ladder="random"), get_game("tictactoe"), tmp_path)
+    games = tmp_path / GAMES_DIR
+    for version in range(7):
+        folder = games / f"ladder-{version:09d}"
+        folder.mkdir(parents=True)
+        os.utime(folder, (1000 + version, 1000 + version))
+    (games / "notes").mkdir()  # not the ladder's: left alone
+    new = ladder._games_folder(7)
+    assert new == games / "ladder-000000007"
+    kept = sorted(p.name for p in games.iterdir())
+    assert kept == ["ladder-000000003", "ladder-000000004", "ladder-000000005", "ladder-000000006",
+                    "notes"]  # fmt: skip
+    assert GAMES_KEPT == 5  # the four newest and the one about to start
+    (new / "games.jsonl").parent.mkdir()
+    (new / "games.jsonl").write_text("{}\n")
+    assert ladder._games_folder(7) == new and not new.exists()  # the same snapshot again
 
 
 def test_a_symmetric_ladder_plays_the_averaged_agent_and_keeps_its_own_best(tiny_config, tmp_path):

@@ -1,0 +1,58 @@
+"""Game records: every game boardq plays can be kept, opened and replayed.
+
+The interface, small on purpose:
+
+- `GameRecord` (with `Move` and `PlayerInfo`): one game, as JSON (`to_json`,
+  `from_json`) and as SGF (`to_sgf`, `from_sgf`) for Go, Othello, Gomoku and Hex;
+- `Recorder`: a `MoveObserver` of `play_game` that records every game it follows
+  (`Recorder.seat` wraps the players so it knows who moved, how long it took and an
+  agent's value of its move); `GameLog` builds one record move by move;
+- `RecordFolder` (where `evaluate`, `league` and the ladder keep games) and
+  `save_record` (one game to a file) write; `read_records` reads any record file;
+- `replay_record` replays a record in the game's environment: the check of its moves
+  and result, and the positions `boardq replay` steps through.
+
+No TensorFlow here (docs/records.md).
+"""
+
+from boardq.players.records.dialects import SGF_GAMES, sgf_game
+from boardq.players.records.files import (
+    LINES_FILE,
+    ReadResult,
+    RecordFolder,
+    read_records,
+    save_record,
+)
+from boardq.players.records.record import GameRecord, Move, PlayerInfo, RecordError
+from boardq.players.records.recorder import (
+    GameLog,
+    Recorder,
+    SeatedPlayer,
+    agent_info,
+    spec_info,
+)
+from boardq.players.records.replay import Replayed, replay_record
+from boardq.players.records.sgf import from_sgf, to_sgf
+
+__all__ = [
+    "LINES_FILE",
+    "SGF_GAMES",
+    "GameLog",
+    "GameRecord",
+    "Move",
+    "PlayerInfo",
+    "ReadResult",
+    "RecordError",
+    "RecordFolder",
+    "Recorder",
+    "Replayed",
+    "SeatedPlayer",
+    "agent_info",
+    "from_sgf",
+    "read_records",
+    "replay_record",
+    "save_record",
+    "sgf_game",
+    "spec_info",
+    "to_sgf",
+]

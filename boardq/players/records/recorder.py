@@ -1,0 +1,249 @@
+"""Keeping a record of every game played: the recorder, a `MoveObserver` of `play_game`.
+
+It also follows games that end by resignation (`ResignationObserver`: "W+R"), and
+keeps an engine's own count of each game (a GTP engine's `final_score`) where a seated
+engine gives one.
+
+`Recorder` follows games as `play_game` tells them (start, each move, the result) and
+hands each finished record to a sink (say `RecordFolder.add`). What an observer is not
+told, who sits in each seat, how long each move took and an agent's value of its
+move, comes from the players themselves: `Recorder.seat(player, info)` wraps a player
+so that each of its moves reports that much before it is played. Wrap every player
+of a match and the records name both seats; unwrapped players are "unknown".
+
+`GameLog` builds one record move by move; the play session keeps one per game, with
+the moves it takes back taken out again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from boardq.players.records.dialects import (
+    resignation_text,
+    result_text,
+    settings_of,
+    sgf_game,
+)
+from boardq.players.records.record import (
+    UNKNOWN_PLAYER,
+    GameRecord,
+    Move,
+    PlayerInfo,
+    RecordError,
+    now_iso,
+)
+from boardq.players.records.replay import replay
+
+__all__ = ["GameLog", "Recorder", "SeatedPlayer", "agent_info", "spec_info"]
+
+
+def agent_info(agent, search_depth: int = 0) -> PlayerInfo:
+    """How a record names an agent (`boardq.players.agent.Agent`): its file and its search."""
+    details: dict[str, Any] = {"kind": "agent", "path": str(agent.path)}
+    name = f"boardq agent {agent.path}"
+    if search_depth:
+        details["search_depth"] = search_depth
+        name += f", search depth {search_depth}"
+    symmetries = int(getattr(agent, "symmetries", 1))
+    if symmetries > 1:
+        details["symmetries"] = symmetries
+        name += f", averaged over {symmetries} symmetries"
+    return PlayerInfo(name, details)
+
+
+def spec_info(spec) -> PlayerInfo:
+    """How a record names a player of a spec (`boardq.players.specs.PlayerSpec`)."""
+    details: dict[str, Any] = {"kind": spec.kind.value, "spec": spec.name}
+    for key in ("simulations", "depth", "path", "command"):
+        value = getattr(spec, key, None)
+        if value:
+            details[key] = value
+    return PlayerInfo(spec.name, details)
+
+
+class GameLog:
+    """One game's record in the making.
+
+    Args:
+        game: the game (`boardq.game.Game`).
+        players: who plays the first seat and the second (either may be filled later).
+        event: what plays it ("boardq evaluate").
+    """
+
+    def __init__(self, game, players=(UNKNOWN_PLAYER, UNKNOWN_PLAYER), event: str = "") -> None:
+        self.game = game
+        self.players = list(players)
+        self.event = event
+        self.started = now_iso()
+        self.moves: list[Move] = []
+
+    def add(self, action: int, seconds: float | None = None, value: float | None = None) -> None:
+        """Adds the move played next."""
+        action = int(action)
+        # Rounded as the JSON line keeps them: a record equals itself read back.
+        seconds = None if seconds is None else round(float(seconds), 4)
+        value = None if value is None or not np.isfinite(value) else round(float(value), 4)
+        self.moves.append(Move(action, self.game.text.label(action), seconds, value))
+
+    def take_back(self, count: int) -> None:
+        """Drops the last `count` moves."""
+        del self.moves[len(self.moves) - count :]
+
+    def record(
+        self, result: int | None = None, engine_count: str | None = None, resigned: bool = False
+    ) -> GameRecord:
+        """The record so far; with `result` (+1, 0, -1) a finished game.
+
+        The result text of games that count a margin (Go's area, Othello's discs) is
+        counted on the final position, replayed in a fresh environment. `resigned`: the
+        loser resigned before the game's end ("B+R").
+        """
+        text = ""
+        if resigned and result is not None:
+            text = resignation_text(self.game.name, result)
+        elif result is not None:
+            dialect = sgf_game(self.game.name)
+            board = None
+            if dialect is not None and dialect.margin is not None:
+                board = replay(self.game, [m.action for m in self.moves], keep_boards=False).boards[
+                    -1
+                ]
+            text = result_text(self.game.name, result, board)
+        return GameRecord(
+            game=self.game.name,
+            players=(self.players[0], self.players[1]),
+            moves=tuple(self.moves),
+            result=result,
+            result_text=text,
+            settings=settings_of(self.game),
+            started=self.started,
+            event=self.event,
+            engine_count=engine_count,
+        )
+
+
+class SeatedPlayer:
+    """A player that tells its recorder who moved, how long it took and its value.
+
+    Fits `boardq.players.evaluation.Player`; it passes `new_game` and `moved` on to a
+    player that follows games itself (the MCTS bot), so it stands in for any player.
+    """
+
+    def __init__(self, player, info: PlayerInfo, recorder: Recorder) -> None:
+        self.player = player
+        self.info = info
+        self._recorder = recorder
+        self._valued = recorder.values and callable(getattr(player, "q_values", None))
+
+    def act(self, observation: Mapping[str, np.ndarray]) -> int:
+        t0 = time.perf_counter()
+        action = int(self.player.act(observation))
+        seconds = time.perf_counter() - t0
+        value = None
+        if self._valued:
+            value = float(np.asarray(self.player.q_values(observation))[action])
+        self._recorder.note(self.info, seconds, value)
+        return action
+
+    def new_game(self) -> None:
+        if hasattr(self.player, "new_game"):
+            self.player.new_game()
+        self._recorder.joined(self)
+
+    def moved(self, action: int, result: int | None) -> None:
+        if hasattr(self.player, "moved"):
+            self.player.moved(action, result)
+
+    def __getattr__(self, name: str) -> Any:  # q_values, searcher... of the player
+        return getattr(self.player, name)
+
+
+class Recorder:
+    """Records every game `play_game` plays while it is among the observers.
+
+    Args:
+        game: the game.
+        sink: takes each finished record (say `RecordFolder.add`); None keeps them in
+            `records`.
+        event: what plays the games ("boardq evaluate"), written in each record.
+        values: ask seated players that have `q_values` for their value of each move
+            (one more forward pass of the network per move).
+
+    Attributes:
+        error: why the sink stopped taking records (a full disk...), or None: the
+            games go on unrecorded after a failure, and the caller tells the person.
+    """
+
+    def __init__(
+        self,
+        game,
+        sink: Callable[[GameRecord], Any] | None = None,
+        event: str = "",
+        values: bool = True,
+    ) -> None:
+        self.game = game
+        self.sink = sink
+        self.event = event
+        self.values = values
+        self.records: list[GameRecord] = []
+        self.error: str | None = None
+        self._log: GameLog | None = None
+        self._pending: tuple[PlayerInfo, float, float | None] | None = None
+        self._seated: list[SeatedPlayer] = []  # the seated players of the game being played
+
+    def seat(self, player, info: PlayerInfo) -> SeatedPlayer:
+        """`player`, wrapped to tell this recorder of its moves (`info` names it)."""
+        return SeatedPlayer(player, info, self)
+
+    def note(self, info: PlayerInfo, seconds: float, value: float | None) -> None:
+        """A seated player chose its move (it is played next)."""
+        self._pending = (info, seconds, value)
+
+    def joined(self, player: SeatedPlayer) -> None:
+        """A seated player starts a game (it asks the engine's count at the end)."""
+        self._seated = [*self._seated[-1:], player]
+
+    def new_game(self) -> None:
+        self._log = GameLog(self.game, event=self.event)
+        self._pending = None
+
+    def moved(self, action: int, result: int | None) -> None:
+        log = self._log
+        if log is None:
+            raise RuntimeError("a move before the game started (new_game was not called)")
+        seconds = value = None
+        if self._pending is not None:
+            info, seconds, value = self._pending
+            seat = len(log.moves) % 2  # the seats take turns (a pass is a move)
+            if log.players[seat] is UNKNOWN_PLAYER:
+                log.players[seat] = info
+            self._pending = None
+        log.add(action, seconds, value)
+        if result is not None:
+            self._finish(log.record(result, self._engine_count()))
+
+    def resigned(self, result: int) -> None:
+        """The player to move resigned (`ResignationObserver`); the game ends so."""
+        if self._log is not None:
+            self._finish(self._log.record(result, resigned=True))
+
+    def _engine_count(self) -> str | None:
+        """An engine's own count of the game just ended, where a seated engine gave one."""
+        counts = [getattr(p.player, "last_count", None) for p in self._seated]
+        return next((c for c in counts if isinstance(c, str) and c), None)
+
+    def _finish(self, record: GameRecord) -> None:
+        self._log = None
+        self._seated = []
+        if self.sink is None:
+            self.records.append(record)
+        elif self.error is None:
+            try:
+                self.sink(record)
+            except (OSError, RecordError) as e:
+                self.error = str(e)

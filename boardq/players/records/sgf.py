@@ -1,0 +1,325 @@
+"""Records as SGF (FF[4]) files, written and read with sgfmill.
+
+`to_sgf` writes one game: the root holds the game (GM, SZ, KM, RU), the players (PB,
+PW), the date (DT), the result by boardq's rules (RE), the event (EV) and a comment
+with what SGF has no property for (the start time, each player's details, an engine's
+own count); each move is a node, with the time it took and the agent's value of it in
+its comment. `from_sgf` reads every game of a file: boardq's own, or one another
+program wrote (GNU Go, a GTP match runner, HexGui, Quarry) for a game boardq plays,
+replayed move by move in boardq's rules; the moves' notation per game is in
+`boardq.players.records.dialects`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from sgfmill import sgf, sgf_grammar
+
+from boardq.catalog import find_game
+from boardq.players.records.dialects import (
+    SGF_GAMES,
+    Passes,
+    Points,
+    SgfGame,
+    is_resignation,
+    sgf_game,
+)
+from boardq.players.records.record import GameRecord, Move, PlayerInfo, RecordError
+from boardq.players.records.replay import replay
+
+__all__ = ["APPLICATION", "from_sgf", "to_sgf"]
+
+APPLICATION = "boardq"
+"""The AP name of the files boardq writes (their comments are read back)."""
+
+_DEFAULT_SIZES = {1: 19, 2: 8, 4: 15, 11: 11}
+"""SZ where a file leaves it out, by game number (as the SGF specification says)."""
+_GAME_NAMES = {3: "chess", 5: "nine men's morris", 6: "backgammon", 7: "Chinese chess",
+               8: "shogi", 9: "lines of action", 18: "Amazons", 40: "Jungle"}  # fmt: skip
+_COLOURS = ("b", "w")
+_SEAT_NAMES = ("Black", "White")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("boardq")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _move_comment(move: Move) -> str:
+    parts = []
+    if move.seconds is not None:
+        parts.append(f"time {move.seconds:g} s")
+    if move.value is not None:
+        parts.append(f"value {move.value:+g}")
+    return ", ".join(parts)
+
+
+def _root_comment(record: GameRecord, dialect: SgfGame) -> str:
+    lines = [f"Played by {APPLICATION}" + (f" ({record.event})" if record.event else "") + "."]
+    if record.started:
+        lines.append(f"Started {record.started}.")
+    for name, player in zip(_SEAT_NAMES, record.players, strict=True):
+        if player.details:
+            lines.append(f"{name} details: {json.dumps(dict(player.details), sort_keys=True)}")
+    if record.result_text:
+        how = {
+            1: "area count with every stone on the board alive, komi for white",
+            2: "disc count",
+        }.get(dialect.number)
+        lines.append(
+            f"Result by boardq's rules: {record.result_text}" + (f" ({how})." if how else ".")
+        )
+    if record.engine_count is not None:
+        lines.append(f"Engine's count: {record.engine_count}")
+    if record.claimed_result is not None:
+        lines.append(f"Result the source file claimed: {record.claimed_result}")
+    return "\n".join(lines)
+
+
+def to_sgf(record: GameRecord) -> bytes:
+    """The record as an SGF file (UTF-8).
+
+    Raises:
+        RecordError: the game has no SGF game number (tic-tac-toe, Connect Four...).
+    """
+    dialect = sgf_game(record.game)
+    if dialect is None:
+        raise RecordError(f"{record.game} has no SGF game number: its records are JSON lines")
+    game = sgf.Sgf_game(size=dialect.size)
+    root = game.get_root()
+    root.set("GM", dialect.number)
+    root.set("AP", (APPLICATION, _version()))
+    if dialect.komi is not None:
+        root.set("KM", dialect.komi)
+    if dialect.rules is not None:
+        root.set("RU", dialect.rules)
+    root.set("PB", record.players[0].name)
+    root.set("PW", record.players[1].name)
+    if record.started:
+        root.set("DT", record.started[:10])
+    if record.event:
+        root.set("EV", record.event)
+    if record.result_text:
+        root.set("RE", record.result_text)
+    root.set("C", _root_comment(record, dialect))
+    for number, move in enumerate(record.moves):
+        if move.action == dialect.pass_action and dialect.passes is Passes.OMITTED:
+            continue  # the next move, the other colour's again, says it
+        node = game.extend_main_sequence()
+        colour = _COLOURS[number % 2]
+        if dialect.points is Points.LETTERS:
+            cell = dialect.point(move.action)  # sgfmill counts rows from the bottom
+            node.set_move(colour, None if cell is None else (dialect.size - 1 - cell[0], cell[1]))
+        else:
+            node.set_raw(colour.upper(), dialect.encode(move.action).encode("ascii"))
+        comment = _move_comment(move)
+        if comment:
+            node.set("C", comment)
+    return game.serialise()
+
+
+def from_sgf(data: bytes, source: str = "") -> list[GameRecord]:
+    """Every game of an SGF file, replayed in boardq's rules.
+
+    Args:
+        data: the file's bytes.
+        source: the file's name, for messages.
+
+    Raises:
+        RecordError: not SGF, a game boardq does not play, another board size, a
+            set-up position, or a move that is not legal (one line naming the file,
+            the game and the move).
+    """
+    try:
+        trees = sgf_grammar.parse_sgf_collection(data)
+    except ValueError as e:
+        raise RecordError(f"{source}: not a readable SGF file ({e})") from None
+    records = []
+    for index, tree in enumerate(trees, start=1):
+        where = source if len(trees) == 1 else f"{source}, game {index}"
+        try:
+            records.append(_read_game(sgf.Sgf_game.from_coarse_game_tree(tree), where))
+        except ValueError as e:  # sgfmill: a property it cannot interpret
+            raise RecordError(f"{where}: {e}") from None
+    return records
+
+
+def _number_of(root, name: str, default: int, where: str) -> int:
+    if not root.has_property(name):
+        return default
+    raw = root.get_raw(name)
+    try:
+        return int(raw.split(b":")[0])
+    except ValueError:
+        raise RecordError(f"{where}: {name}[{raw.decode('latin-1')}] is not a number") from None
+
+
+def _read_game(game: sgf.Sgf_game, where: str) -> GameRecord:
+    root = game.get_root()
+    number = _number_of(root, "GM", 1, where)
+    name = next((n for n, d in SGF_GAMES.items() if d.number == number), None)
+    board_game = find_game(name) if name else None
+    if board_game is None:
+        what = _GAME_NAMES.get(number, "a game boardq does not play")
+        plays = ", ".join(f"GM[{d.number}] {n}" for n, d in SGF_GAMES.items())
+        raise RecordError(f"{where}: an SGF file of GM[{number}] ({what}); boardq reads {plays}")
+    dialect = SGF_GAMES[name]
+    size = _number_of(root, "SZ", _DEFAULT_SIZES.get(number, dialect.size), where)
+    if size != dialect.size:
+        raise RecordError(
+            f"{where}: a {size}x{size} board; boardq's {board_game.title} is "
+            f"{dialect.size}x{dialect.size}"
+        )
+    ours = root.has_property("AP") and root.get("AP")[0] == APPLICATION
+    colours, actions, notes, claimed = _moves(game, dialect, where)
+    actions, notes = _fill_passes(colours, actions, notes, dialect, where)
+    try:
+        replayed = replay(board_game, actions, keep_boards=False)
+    except RecordError as e:
+        raise RecordError(f"{where}: {e}") from None
+    moves = tuple(
+        Move(a, board_game.text.label(a), *(_parse_note(note) if ours else (None, None)))
+        for a, note in zip(actions, notes, strict=True)
+    )
+    info = _parse_root_comment(root.get("C") if ours and root.has_property("C") else "")
+    settings: dict[str, Any] = {"board_size": size}
+    if dialect.komi is not None:
+        settings["komi"] = dialect.komi
+        if root.has_property("KM") and root.get("KM") != dialect.komi:
+            settings["komi_in_file"] = root.get("KM")  # boardq counts with its own
+    stated = root.get("RE") if root.has_property("RE") else None
+    if stated is not None and stated.strip() == replayed.result_text:
+        stated = None
+    claimed = claimed or info.get("claimed") or stated
+    result, text = replayed.result, replayed.result_text
+    if result is None and claimed is not None and is_resignation(claimed):
+        result, text, claimed = (1 if claimed.strip()[0] in "Bb" else -1), claimed.strip(), None
+    return GameRecord(
+        game=name,
+        players=(_player(root, "PB", info.get("Black")), _player(root, "PW", info.get("White"))),
+        moves=moves,
+        result=result,
+        result_text=text,
+        settings=settings,
+        started=info.get("started") or (root.get("DT") if root.has_property("DT") else None),
+        event=root.get("EV") if root.has_property("EV") else "",
+        engine_count=info.get("engine"),
+        claimed_result=claimed,
+        source=where,
+    )
+
+
+def _moves(
+    game: sgf.Sgf_game, dialect: SgfGame, where: str
+) -> tuple[list[str], list[int], list[str], str | None]:
+    """The colours, actions and comments of the main line's moves; a stated end (resign)."""
+    colours: list[str] = []
+    actions: list[int] = []
+    notes: list[str] = []
+    for node in game.get_main_sequence():
+        setup = [p for p in ("AB", "AW", "AE") if node.has_property(p)]
+        if setup and not _is_start_position(node, dialect):
+            raise RecordError(
+                f"{where}: it starts from a set-up position ({', '.join(setup)}: handicap "
+                "or placed stones), and boardq replays games from the empty start only"
+            )
+        played = [c for c in _COLOURS if node.has_property(c.upper())]
+        if len(played) > 1:
+            raise RecordError(f"{where}: a node with moves of both colours")
+        if not played:
+            continue
+        colour = played[0]
+        value = node.get_raw(colour.upper()).decode("latin-1").strip()
+        if value.lower() in ("resign", "forfeit"):
+            return colours, actions, notes, f"{'W' if colour == 'b' else 'B'}+R"
+        if value.lower().startswith("swap"):
+            raise RecordError(f"{where}: it uses the swap rule, which boardq's Hex does not play")
+        action = dialect.decode(value)
+        if action is None:
+            raise RecordError(
+                f"{where}: move {len(actions) + 1} ({colour.upper()}[{value}]) is not a point "
+                f"of a {dialect.size}x{dialect.size} board"
+            )
+        colours.append(colour)
+        actions.append(action)
+        notes.append(node.get("C") if node.has_property("C") else "")
+    return colours, actions, notes, None
+
+
+def _is_start_position(node, dialect: SgfGame) -> bool:
+    """Whether a setup is Othello's start position (some programs write it out)."""
+    if dialect.number != 2 or node.has_property("AE"):
+        return False
+    middle = dialect.size // 2
+    black = {dialect.action(middle - 1, middle), dialect.action(middle, middle - 1)}
+    white = {dialect.action(middle - 1, middle - 1), dialect.action(middle, middle)}
+    try:
+        placed = {p: {dialect.decode(v.decode("latin-1")) for v in node.get_raw_list(p)}
+                  for p in ("AB", "AW")}  # fmt: skip
+    except KeyError:
+        return False
+    return placed == {"AB": black, "AW": white}
+
+
+def _fill_passes(
+    colours: list[str], actions: list[int], notes: list[str], dialect: SgfGame, where: str
+) -> tuple[list[int], list[str]]:
+    """Puts in the passes a file leaves out (Othello), and checks the colours alternate."""
+    out_actions: list[int] = []
+    out_notes: list[str] = []
+    for colour, action, note in zip(colours, actions, notes, strict=True):
+        expected = _COLOURS[len(out_actions) % 2]
+        if colour != expected:
+            if dialect.passes is not Passes.OMITTED:
+                raise RecordError(
+                    f"{where}: move {len(out_actions) + 1} is {_SEAT_NAMES['bw'.index(colour)]}'s, "
+                    f"but {_SEAT_NAMES['bw'.index(expected)]} is to play: boardq's games "
+                    "alternate (no handicap, no free placement)"
+                )
+            out_actions.append(int(dialect.pass_action))  # the replay checks it was forced
+            out_notes.append("")
+        out_actions.append(action)
+        out_notes.append(note)
+    return out_actions, out_notes
+
+
+_TIME = re.compile(r"time ([0-9.]+(?:e-?[0-9]+)?) s")
+_VALUE = re.compile(r"value ([+-]?[0-9.]+(?:e-?[0-9]+)?)")
+
+
+def _parse_note(note: str) -> tuple[float | None, float | None]:
+    """(seconds, value) from a move's comment as boardq writes it."""
+    time, value = _TIME.search(note), _VALUE.search(note)
+    return (float(time[1]) if time else None), (float(value[1]) if value else None)
+
+
+def _parse_root_comment(text: str) -> dict[str, Any]:
+    """What boardq's root comment holds beyond SGF's properties."""
+    info: dict[str, Any] = {}
+    for line in text.splitlines():
+        if match := re.fullmatch(r"Started (\S+)\.", line):
+            info["started"] = match[1]
+        elif match := re.fullmatch(r"(Black|White) details: (\{.*\})", line):
+            try:
+                details = json.loads(match[2])
+            except json.JSONDecodeError:
+                continue
+            if isinstance(details, dict):
+                info[match[1]] = details
+        elif line.startswith("Engine's count: "):
+            info["engine"] = line.removeprefix("Engine's count: ")
+        elif line.startswith("Result the source file claimed: "):
+            info["claimed"] = line.removeprefix("Result the source file claimed: ")
+    return info
+
+
+def _player(root, prop: str, details: dict | None) -> PlayerInfo:
+    name = root.get(prop).strip() if root.has_property(prop) else ""
+    return PlayerInfo(name or "unknown", details or {})
