@@ -55,7 +55,7 @@ class Session:
         view: View,
         reader: LineReader,
         hints: bool = False,
-        search_depth: int = 0,
+        search: str = "",
     ) -> None:
         """Initialises the session.
 
@@ -65,16 +65,17 @@ class Session:
           view: where boards and messages go.
           reader: where the person's lines come from.
           hints: show the agent's values after each of its moves.
-          search_depth: the depth the agent searches (0: none); named in the hints,
-            and each of the agent's moves says how long its search took.
+          search: how the agent searches, for people ("depth-4 search", "search of 1 s
+            a move"; "": not at all); named in the hints, and each of the agent's moves
+            says how long its search took.
         """
         self.game = game
         self.agent = agent
         self.view = view
         self.reader = reader
         self.hints = hints
-        self._values_of = f"depth-{search_depth} search values" if search_depth else "values"
-        self._searching = bool(search_depth)
+        self._values_of = f"{search} values" if search else "values"
+        self._searching = bool(search)
         self.score = {"won": 0, "drawn": 0, "lost": 0}
         self._commands: dict[str, Callable[[Match, int], bool]] = {
             "help": self._help,
