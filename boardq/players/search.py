@@ -303,21 +303,16 @@ class TimedSearch:
             growth = max(2.0, took[-1] / took[-2]) if len(took) > 1 and took[-2] > 0 else 2.0
             if len(took) > 1 and now + took[-1] * growth > deadline:
                 break
+            leaves = self.stats.leaves
             try:
                 deeper = search(depth, values)
             except _OutOfTime:
                 break
             took.append(time.perf_counter() - now)
             values, self.last_depth = deeper, depth
-            if _decided(deeper):
-                break
+            if self.stats.leaves == leaves:
+                break  # every line searched ended the game: a deeper search finds the same
         return values
-
-
-def _decided(values: np.ndarray) -> bool:
-    """Whether every legal move's value is a finished game's (nothing deeper to find)."""
-    legal = values[~np.isnan(values)]
-    return bool(np.all(np.isin(legal, (-1.0, 0.0, 1.0))))
 
 
 class SearchPlayer:

@@ -392,3 +392,16 @@ def test_a_search_takes_a_depth_or_a_time_not_both():
     for kwargs in ({}, {"depth": 2, "move_time": 1.0}):
         with pytest.raises(ValueError, match="a depth or a time per move"):
             SearchPlayer(TTT, net, **kwargs)
+
+
+def test_a_timed_search_stops_once_every_line_ends_the_game():
+    from boardq.players.search import TimedSearch
+
+    # Two empty cells: at depth 2 the network still values the position after the
+    # mover's move; at depth 3 every line ends on a full board, and the search stops.
+    board = parse(["XOX", "OXO", "O.."])
+    net = Preference(9, list(range(9)))
+    search = TimedSearch(TTT, net, 10.0)
+    values = search.values(board)
+    assert search.last_depth == 3
+    np.testing.assert_allclose(values, Search(TTT, net, 6).values(board))
