@@ -21,6 +21,7 @@ from boardq.errors import EXIT_USAGE
 __all__ = [
     "Parser",
     "add_config_options",
+    "add_search_options",
     "choice",
     "config_from_args",
     "counted",
@@ -28,6 +29,8 @@ __all__ = [
     "number",
     "parse_bool",
     "parse_sizes",
+    "search_words",
+    "searching_player",
 ]
 
 
@@ -166,3 +169,48 @@ def config_from_args(base: TrainConfig, args: argparse.Namespace) -> TrainConfig
     names |= {f.name for f in dataclasses.fields(NetworkConfig)}
     changes = {k: v for k, v in vars(args).items() if k in names and k != "game"}
     return base.replace(**changes)
+
+
+def add_search_options(p: argparse.ArgumentParser, who: str, search_help: str) -> None:
+    """`--search D` or `--move-time SEC` (one of them): how `who` looks ahead.
+
+    Args:
+      p: the command's parser.
+      who: who searches ("the agent", "the evaluated agent").
+      search_help: `--search`'s help text.
+    """
+    group = p.add_mutually_exclusive_group()
+    group.add_argument(
+        "--search",
+        type=number(int, minimum=0),
+        default=0,
+        metavar="D",
+        help=search_help,
+    )
+    group.add_argument(
+        "--move-time",
+        type=number(float, minimum=0.001),
+        default=None,
+        metavar="SEC",
+        help=f"{who} searches as deep as SEC seconds a move allow (depth 1, 2, 3... while "
+        "the next depth is expected to fit; a move takes at most about SEC), instead of a "
+        "fixed --search depth",
+    )
+
+
+def search_words(args: argparse.Namespace) -> str:
+    """How the command line asks the agent to search, for people ("" for not at all)."""
+    if getattr(args, "move_time", None):
+        return f"search of {args.move_time:g} s a move"
+    if args.search:
+        return f"depth-{args.search} search"
+    return ""
+
+
+def searching_player(agent, args: argparse.Namespace):
+    """The agent with the search the command line asks for (`--search`, `--move-time`)."""
+    if getattr(args, "move_time", None):
+        return agent.searcher(move_time=args.move_time)
+    if args.search:
+        return agent.searcher(args.search)
+    return agent

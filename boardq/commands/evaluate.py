@@ -25,7 +25,7 @@ import json
 import sys
 import time
 
-from boardq.commands.args import counted, number
+from boardq.commands.args import add_search_options, counted, number, searching_player
 from boardq.commands.progress import GameProgress
 from boardq.players.factory import check_symmetric
 from boardq.players.gtp_player import DEFAULT_OPENING_PLIES
@@ -65,12 +65,10 @@ def add_command(sub) -> None:
         help="opponent (repeatable; default: random and winblock, plus perfect for "
         "tic-tac-toe); search:D is the evaluated agent itself with a depth-D lookahead",
     )
-    p.add_argument(
-        "--search",
-        type=number(int, minimum=0),
-        default=0,
-        metavar="D",
-        help="the evaluated agent looks D moves ahead (default 0: its network alone)",
+    add_search_options(
+        p,
+        "the evaluated agent",
+        "the evaluated agent looks D moves ahead (default 0: its network alone)",
     )
     p.add_argument(
         "--symmetric",
@@ -145,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
         "game": game.name,
         "agent": str(agent.path),
         "search_depth": args.search,
+        "move_time_sec": args.move_time,
         "symmetries": agent.symmetries,
         "symmetric_as_its_run_chose": args.symmetric is None,
         "games_per_seat": args.games,
@@ -180,12 +179,12 @@ def _play(args, game, factory, specs, recorder=None) -> tuple[dict, dict, bool]:
     from boardq.players.openspiel_bot import rule_checks
     from boardq.players.records import agent_info, spec_info
 
-    player = factory.evaluated.searcher(args.search) if args.search else factory.evaluated
+    player = searching_player(factory.evaluated, args)
     progress = GameProgress(2 * args.games * len(specs))  # on stderr while the games play
     observers = rule_checks(game)
     watchers = [*observers, progress] + ([recorder] if recorder else [])
     if recorder:
-        player = recorder.seat(player, agent_info(factory.evaluated, args.search))
+        player = recorder.seat(player, agent_info(factory.evaluated, args.search, args.move_time))
     results, engines = {}, {}
     with progress:
         for spec in specs:
@@ -236,8 +235,10 @@ def warn_engines(specs, game, command: str) -> None:
 
 def format_results(title: str, header: dict, results: dict[str, dict[str, float]]) -> list[str]:
     """The results as lines of text: one per opponent and seat, then both seats."""
-    depth = header["search_depth"]
+    depth, move_time = header["search_depth"], header.get("move_time_sec")
     how = f"depth-{depth} search" if depth else "greedy, no search"
+    if move_time:
+        how = f"search of {move_time:g} s a move"
     if header.get("symmetries", 1) > 1:
         how += f", values averaged over {header['symmetries']} symmetries"
         if header.get("symmetric_as_its_run_chose"):
@@ -261,6 +262,9 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
             timing += (
                 f"; the agent's move {r['move_sec_mean']:.3f} s, at most {r['move_sec_max']:.3f} s"
             )
+        if "depth_mean" in r:
+            low, high = r["depth_min"], r["depth_max"]
+            timing += f"; depth {r['depth_mean']:.1f} on average, {low:.0f}-{high:.0f}"
         lines.append(f"  {'':<{width}} {'both':<7} {'':>17}  {_score(r, '')}  ({timing})")
     for name, r in results.items():
         lines += _varied(name, r, header.get("engines", {}).get(name))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from boardq.commands.args import number
+from boardq.commands.args import add_search_options, search_words, searching_player
 from boardq.commands.play import add_agent_options
 
 __all__ = ["add_command", "run"]
@@ -34,13 +34,10 @@ def add_command(sub) -> None:
     p.add_argument("game", help="game to play: go or othello")
     add_agent_options(p)
     p.set_defaults(agent="bundled")
-    p.add_argument(
-        "--search",
-        type=number(int, minimum=0),
-        default=0,
-        metavar="D",
-        help="the agent looks D moves ahead, its network at the leaves (games with rules: "
-        "othello; default 0: the network alone)",
+    add_search_options(
+        p,
+        "the agent",
+        "the agent looks D moves ahead, its network at the leaves (default 0: the network alone)",
     )
     p.set_defaults(func=run, needs_tensorflow=False)
 
@@ -56,11 +53,12 @@ def run(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     if game.gtp is None:
         raise BoardqError(f"{game.title}'s moves have no GTP names (boardq gtp plays go, othello)")
-    if args.search and game.rules is None:
-        raise BoardqError(f"--search needs rules, and boardq has none for {game.title}")
+    how = search_words(args)
+    if how and game.rules is None:
+        raise BoardqError(f"searching needs rules, and boardq has none for {game.title}")
     agent = resolve_agent(args, game)
-    player = agent.searcher(args.search) if args.search else agent
-    how = f"depth-{args.search} search" if args.search else "greedy"
+    player = searching_player(agent, args)
+    how = how or "greedy"
     print(f"boardq gtp: {game.title}, the agent in {agent.path} ({how})", file=sys.stderr)
     engine = AgentEngine(game, player.act, "boardq", f"{__version__} ({agent.path.name}, {how})")
     engine.run(sys.stdin, sys.stdout)

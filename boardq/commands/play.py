@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boardq._quiet import quiet_native_logs
-from boardq.commands.args import number
+from boardq.commands.args import add_search_options, search_words, searching_player
 from boardq.config import TrainConfig
 from boardq.errors import AgentFileError
 from boardq.rundir import AGENT_FILE
@@ -104,12 +104,10 @@ def add_command(subparsers) -> None:
     p.add_argument(
         "--hints", action="store_true", help="show the agent's values after each of its moves"
     )
-    p.add_argument(
-        "--search",
-        type=number(int, minimum=0),
-        default=0,
-        metavar="D",
-        help="the agent looks D moves ahead, its network at the leaves; hints show the "
+    add_search_options(
+        p,
+        "the agent",
+        "the agent looks D moves ahead, its network at the leaves; hints show the "
         "searched values (default 0: the network alone)",
     )
     p.add_argument("--ascii", action="store_true", help="draw the board with ASCII characters only")
@@ -134,8 +132,10 @@ def run(args: argparse.Namespace) -> int:
     from boardq.players.records import agent_info
 
     game = get_game(args.game)
-    if args.search and game.rules is None:
-        raise BoardqError(f"--search needs rules, and boardq has none for {game.title}")
+    how = search_words(args)
+    if how and game.rules is None:
+        flag = "--move-time" if args.move_time else "--search"
+        raise BoardqError(f"{flag} needs rules, and boardq has none for {game.title}")
     if args.record:
         check_record_file(args.record, game)
     if hasattr(sys.stdout, "reconfigure"):
@@ -146,21 +146,23 @@ def run(args: argparse.Namespace) -> int:
     agent = resolve_agent(args, game)
     view = View(console, game.text, ascii_only)
     searching = f", searching {args.search} moves ahead" if args.search else ""
+    if args.move_time:
+        searching = f", searching {args.move_time:g} s a move"
     if agent.symmetries > 1:
         searching += f", values averaged over {agent.symmetries} symmetries"
         if args.symmetric is None:
             searching += " as its run chose (--no-symmetric: the network alone)"
     view.say(f"{game.title} against {agent_title(agent, game)}{searching}", "bold")
-    advisor = agent.searcher(args.search) if args.search else agent
+    advisor = searching_player(agent, args)
     session = Session(
         game,
         advisor,
         view,
         LineReader(console),
         hints=args.hints,
-        search_depth=args.search,
+        search=how,
         record_to=args.record,
-        agent_info=agent_info(agent, args.search),
+        agent_info=agent_info(agent, args.search, args.move_time),
     )
     return session.run(first_human_seat(args.first, args.seed))
 

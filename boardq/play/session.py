@@ -23,7 +23,14 @@ from boardq.errors import EXIT_INTERRUPTED, EXIT_OK
 from boardq.game import Game
 from boardq.play.match import Match
 from boardq.play.terminal import LineReader, View
-from boardq.players.records import GameLog, GameRecord, PlayerInfo, RecordError, save_record
+from boardq.players.records import (
+    GameLog,
+    GameRecord,
+    PlayerInfo,
+    RecordError,
+    chosen_value,
+    save_record,
+)
 from boardq.players.records.dialects import sgf_game
 
 # LineReader and View come from boardq.play.terminal.
@@ -69,7 +76,7 @@ class Session:
         view: View,
         reader: LineReader,
         hints: bool = False,
-        search_depth: int = 0,
+        search: str = "",
         record_to: str | Path | None = None,
         agent_info: PlayerInfo | None = None,
     ) -> None:
@@ -81,8 +88,9 @@ class Session:
           view: where boards and messages go.
           reader: where the person's lines come from.
           hints: show the agent's values after each of its moves.
-          search_depth: the depth the agent searches (0: none); named in the hints,
-            and each of the agent's moves says how long its search took.
+          search: how the agent searches, for people ("depth-4 search", "search of 1 s
+            a move"; "": not at all); named in the hints, and each of the agent's moves
+            says how long its search took.
           record_to: the file every game is saved to as it ends (`save_record`; the
             games after the first of an SGF file go to NAME-2.sgf, NAME-3.sgf...).
           agent_info: how the records name the agent.
@@ -92,8 +100,8 @@ class Session:
         self.view = view
         self.reader = reader
         self.hints = hints
-        self._values_of = f"depth-{search_depth} search values" if search_depth else "values"
-        self._searching = bool(search_depth)
+        self._values_of = f"{search} values" if search else "values"
+        self._searching = bool(search)
         self.score = {"won": 0, "drawn": 0, "lost": 0}
         self.record_to = None if record_to is None else Path(record_to)
         self.agent_info = agent_info or PlayerInfo("boardq agent", {"kind": "agent"})
@@ -191,10 +199,10 @@ class Session:
         action = self.agent.act(observation)
         seconds = time.perf_counter() - t0
         took = f" (searched {seconds:.2f} s)" if self._searching else ""
-        q = np.asarray(self.agent.q_values(observation), np.float64)  # kept in the record
-        values = q if self.hints else None
+        values = np.asarray(self.agent.q_values(observation), np.float64) if self.hints else None
+        value = chosen_value(self.agent, observation, action)  # kept in the record
         match.play(action)
-        self.log.add(action, seconds, float(q[action]))
+        self.log.add(action, seconds, value)
         move = self.view.text.describe(action)
         self.view.say(f"agent ({self.view.mark(seat)}) plays {move}{took}")
         if values is not None:

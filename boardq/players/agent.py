@@ -84,7 +84,7 @@ class Agent:
         self._model = model
         self._q = QFunction(model)
         self._weights = self._q.weights_of(model)
-        self._searchers: dict[int, Any] = {}
+        self._searchers: dict[tuple[int | None, float | None], Any] = {}
         self._symmetries: list[Any] = []
         if symmetric:
             from boardq.catalog import find_game
@@ -208,26 +208,30 @@ class Agent:
         q = self.q_batch(planes[None])[0]
         return int(masked_argmax(q, mask))
 
-    def searcher(self, depth: int):
-        """A `boardq.players.search.SearchPlayer` of this agent at `depth` (kept for reuse).
+    def searcher(self, depth: int | None = None, move_time: float | None = None):
+        """A `boardq.players.search.SearchPlayer` of this agent (kept for reuse).
 
+        It searches `depth` plies, or as deep as `move_time` seconds a move allow.
         The search discounts by the discount the agent trained with (`info["discount"]`,
         written by training), so its backups match the network's values; files without
         it search with `boardq.players.search.DEFAULT_DISCOUNT`.
 
         Raises:
-          ValueError: a bad depth, or a game whose rules boardq does not know.
+          ValueError: a bad depth or time, or a game whose rules boardq does not know.
         """
         from boardq.catalog import find_game
         from boardq.players.search import DEFAULT_DISCOUNT, SearchPlayer
 
-        if depth not in self._searchers:
+        key = (depth, move_time)
+        if key not in self._searchers:
             game = find_game(self.game)
             if game is None or game.rules is None:
                 raise NoRulesError(f"cannot search: boardq has no rules for {self.game!r}")
             discount = float(self.info.get("discount", DEFAULT_DISCOUNT))
-            self._searchers[depth] = SearchPlayer(game.rules, self.q_batch, depth, discount)
-        return self._searchers[depth]
+            self._searchers[key] = SearchPlayer(
+                game.rules, self.q_batch, depth, discount, move_time=move_time
+            )
+        return self._searchers[key]
 
     def weights(self) -> list[np.ndarray]:
         return self._model.get_weights()

@@ -75,22 +75,37 @@ class TimedPlayer:
     def __init__(self, player: Player) -> None:
         self.player = player
         self.seconds: list[float] = []
+        self.depths: list[int] = []
 
     def act(self, observation: Observation) -> int:
-        """The player's move; its time is kept."""
+        """The player's move; its time is kept (and the depth a timed search reached)."""
         start = time.perf_counter()
         action = self.player.act(observation)
         self.seconds.append(time.perf_counter() - start)
+        if getattr(self.player, "move_time", None):
+            self.depths.append(self.player.depth)
         return action
 
     def summary(self) -> dict[str, float]:
-        """`move_sec_mean` and `move_sec_max` over the moves timed, and `moves`."""
+        """`move_sec_mean` and `move_sec_max` over the moves timed, and `moves`.
+
+        For a search given a time per move, also `depth_mean`, `depth_min` and
+        `depth_max`: how deep it got.
+        """
         times = np.asarray(self.seconds or [0.0])
-        return {
+        out = {
             "move_sec_mean": float(times.mean()),
             "move_sec_max": float(times.max()),
             "moves": float(len(self.seconds)),
         }
+        if self.depths:
+            depths = np.asarray(self.depths)
+            out |= {
+                "depth_mean": float(depths.mean()),
+                "depth_min": float(depths.min()),
+                "depth_max": float(depths.max()),
+            }
+        return out
 
 
 @runtime_checkable

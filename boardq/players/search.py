@@ -28,6 +28,7 @@ No TensorFlow here: the network comes in as `q_batch(planes [B, ...]) -> Q [B, A
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -39,7 +40,14 @@ from boardq.dqn.policies import masked_argmax
 if TYPE_CHECKING:
     from boardq.game import Rules
 
-__all__ = ["DEFAULT_DISCOUNT", "QBatch", "Search", "SearchPlayer", "SearchStats"]
+__all__ = [
+    "DEFAULT_DISCOUNT",
+    "QBatch",
+    "Search",
+    "SearchPlayer",
+    "SearchStats",
+    "TimedSearch",
+]
 
 QBatch = Callable[[np.ndarray], np.ndarray]
 """The network: int8 planes [B, *obs_shape] -> Q-values [B, A] of the player to move."""
@@ -60,6 +68,10 @@ class SearchStats:
     """Positions sent to the network."""
 
 
+class _OutOfTime(Exception):
+    """A search passed its deadline; its depth is abandoned."""
+
+
 @dataclass
 class _Child:
     action: int
@@ -77,6 +89,8 @@ class Search:
         depth: plies searched, at least 1 (1: the network's values, exact where a move
             ends the game).
         discount: the per-move discount `g` in (0, 1].
+        deadline: a `time.perf_counter()` reading past which the search gives up
+            (`values` raises `_OutOfTime`); None: no limit.
     """
 
     rules: Rules
@@ -84,6 +98,7 @@ class Search:
     depth: int
     discount: float = DEFAULT_DISCOUNT
     stats: SearchStats = field(default_factory=SearchStats)
+    deadline: float | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.depth, bool) or int(self.depth) != self.depth or self.depth < 1:
@@ -91,11 +106,18 @@ class Search:
         if not 0.0 < self.discount <= 1.0:
             raise ValueError(f"discount must be in (0, 1], got {self.discount}")
 
-    def values(self, board: np.ndarray) -> np.ndarray:
+    def values(
+        self, board: np.ndarray, exact_root: bool = True, order: np.ndarray | None = None
+    ) -> np.ndarray:
         """The searched value of every action for the player to move.
 
         Args:
             board: a position where the game goes on, seen by the player to move.
+            exact_root: every root move's exact value (hints show them all); False: only
+                the best move's is exact, the others' are bounds at or below it (alpha-beta
+                at the root too, for a player that only needs the best move).
+            order: the root moves' values from a shallower search; with `exact_root`
+                False the moves are tried best first, so the rest are cut soonest.
 
         Returns:
             float64 [num_actions]: v(board, a, depth) per legal action, NaN elsewhere.
@@ -110,13 +132,22 @@ class Search:
                 values[child.action] = self._leaf_value(child, q)
             return values
         child_q = self._child_q(children, self.depth)
-        for i, child in enumerate(children):
+        indices = list(range(len(children)))
+        if not exact_root and order is not None:
+            ranked = np.nan_to_num(order, nan=-np.inf)
+            indices.sort(key=lambda i: -ranked[children[i].action])
+        best = -math.inf
+        g = self.discount
+        for i in indices:
+            child = children[i]
             if child.exact is not None:
                 values[child.action] = child.exact
             else:
                 q = None if child_q is None else child_q[i]
-                reply = self._negamax(child.board, self.depth - 1, -math.inf, math.inf, q)
-                values[child.action] = -self.discount * reply
+                beta = math.inf if exact_root or best == -math.inf else -best / g
+                reply = self._negamax(child.board, self.depth - 1, -math.inf, beta, q)
+                values[child.action] = -g * reply
+            best = max(best, values[child.action])
         return values
 
     def _negamax(
@@ -154,6 +185,7 @@ class Search:
 
     def _leaf(self, board: np.ndarray, beta: float, q: np.ndarray | None) -> float:
         """A depth-1 node: the best of the network's values and the moves that end the game."""
+        self._check_time()
         if q is None:
             q = self._evaluate([board])[0]
         self.stats.nodes += 1
@@ -191,7 +223,12 @@ class Search:
             result[i] = q[row]
         return result
 
+    def _check_time(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _OutOfTime
+
     def _expand(self, board: np.ndarray) -> list[_Child]:
+        self._check_time()
         self.stats.nodes += 1
         legal = np.flatnonzero(self.rules.legal_mask(board))
         return [self._child(board, int(a)) for a in legal]
@@ -214,36 +251,144 @@ class Search:
         return np.asarray(self.q_batch(planes), np.float64)
 
 
+@dataclass
+class TimedSearch:
+    """Iterative deepening within a time per move: depth 1, 2, 3... while time is left.
+
+    Each depth is a whole `Search`; its root moves are tried in the order the last
+    depth ranked them. A depth starts only if the time it is expected to take (the last
+    depth's time, times how much that one grew over the one before, at least 2x) fits in
+    what is left, and is abandoned at the time limit; the deepest finished depth's
+    values are the answer, so a move never takes much over `seconds`.
+
+    Attributes:
+        rules, q_batch, discount: as `Search`.
+        seconds: the time per move.
+        max_depth: the deepest search tried (a game near its end needs no more).
+        last_depth: the depth the last `values` call finished.
+    """
+
+    rules: Rules
+    q_batch: QBatch
+    seconds: float
+    discount: float = DEFAULT_DISCOUNT
+    max_depth: int = 64
+    last_depth: int = 0
+    stats: SearchStats = field(default_factory=SearchStats)
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.seconds, int | float) and math.isfinite(self.seconds)) or (
+            self.seconds <= 0
+        ):
+            raise ValueError(
+                f"the time per move must be a number of seconds > 0, got {self.seconds!r}"
+            )
+
+    def values(self, board: np.ndarray, exact_root: bool = False) -> np.ndarray:
+        """The values of the deepest search finished in time (see `Search.values`)."""
+        start = time.perf_counter()
+        deadline = start + self.seconds
+
+        def search(depth: int, order: np.ndarray | None) -> np.ndarray:
+            # Depth 1 is one batched call: it always runs to the end.
+            limit = deadline if depth > 1 else None
+            s = Search(self.rules, self.q_batch, depth, self.discount, self.stats, limit)
+            return s.values(board, exact_root, order)
+
+        values = search(1, None)
+        self.last_depth = 1
+        took = [time.perf_counter() - start]
+        for depth in range(2, self.max_depth + 1):
+            now = time.perf_counter()
+            growth = max(2.0, took[-1] / took[-2]) if len(took) > 1 and took[-2] > 0 else 2.0
+            if len(took) > 1 and now + took[-1] * growth > deadline:
+                break
+            leaves = self.stats.leaves
+            try:
+                deeper = search(depth, values)
+            except _OutOfTime:
+                break
+            took.append(time.perf_counter() - now)
+            values, self.last_depth = deeper, depth
+            if self.stats.leaves == leaves:
+                break  # every line searched ended the game: a deeper search finds the same
+        return values
+
+
 class SearchPlayer:
     """A player that searches before it moves; fits `Player` and the play session's `Advisor`.
 
-    `q_values` are the searched values of the moves; `act` plays the best (ties: the
-    lowest action, as the greedy player). The last position's values are kept, so
-    asking for both on one position searches once.
+    It searches to a fixed `depth`, or as deep as `move_time` seconds allow (`TimedSearch`).
+    `q_values` are the searched values of the moves (every one exact); `act` plays the
+    best (ties: the lowest action, as the greedy player), from a search that only needs
+    the best move exact when the time is what is fixed. The last position's values are
+    kept, so asking for both on one position searches once.
     """
 
     def __init__(
-        self, rules: Rules, q_batch: QBatch, depth: int, discount: float = DEFAULT_DISCOUNT
+        self,
+        rules: Rules,
+        q_batch: QBatch,
+        depth: int | None = None,
+        discount: float = DEFAULT_DISCOUNT,
+        move_time: float | None = None,
     ) -> None:
-        """Initialises the player; see `Search` for the arguments."""
-        self.search = Search(rules, q_batch, depth, discount)
-        self._last: tuple[bytes, np.ndarray] | None = None
+        """Initialises the player; see `Search` and `TimedSearch` for the arguments.
+
+        Raises:
+            ValueError: neither or both of `depth` and `move_time`, or a bad one.
+        """
+        if (depth is None) == (move_time is None):
+            raise ValueError("a search needs a depth or a time per move, not both")
+        self.move_time = move_time
+        if move_time is not None:
+            self.search: Search | TimedSearch = TimedSearch(rules, q_batch, move_time, discount)
+        else:
+            self.search = Search(rules, q_batch, depth, discount)
+        self.rules = rules
+        self._last: tuple[bytes, bool, np.ndarray] | None = None
 
     @property
     def depth(self) -> int:
+        """The fixed depth, or the depth the last timed search reached."""
+        if isinstance(self.search, TimedSearch):
+            return self.search.last_depth
         return self.search.depth
+
+    def describe(self) -> str:
+        """How it searches, for people: "depth-4 search" or "search of 1 s a move"."""
+        if self.move_time is not None:
+            return f"search of {self.move_time:g} s a move"
+        return f"depth-{self.search.depth} search"
+
+    def _values(self, observation: Mapping[str, np.ndarray], exact_root: bool) -> np.ndarray:
+        legal = np.asarray(observation["action_mask"], bool)
+        board = self.rules.board_from_planes(np.asarray(observation["observation"]), legal)
+        key = self.rules.key(board)
+        last = self._last
+        # Exact values serve a later `act` too; bounds do not serve `q_values`.
+        if last is None or last[0] != key or (exact_root and not last[1]):
+            if isinstance(self.search, TimedSearch):
+                values = self.search.values(board, exact_root)
+            else:
+                values = self.search.values(board)
+                exact_root = True
+            self._last = last = (key, exact_root, values)
+        return last[2].copy()
 
     def q_values(self, observation: Mapping[str, np.ndarray]) -> np.ndarray:
         """The searched value of each action (NaN for illegal moves)."""
-        rules = self.search.rules
-        legal = np.asarray(observation["action_mask"], bool)
-        board = rules.board_from_planes(np.asarray(observation["observation"]), legal)
-        key = rules.key(board)
-        if self._last is None or self._last[0] != key:
-            self._last = (key, self.search.values(board))
-        return self._last[1].copy()
+        return self._values(observation, exact_root=True)
+
+    def value_of(self, observation: Mapping[str, np.ndarray], action: int) -> float:
+        """The searched value of the move `act` chose here, from that same search.
+
+        (Another move's value may be only a bound when the time is what is fixed: ask
+        `q_values` for every move's exact value.)
+        """
+        return float(self._values(observation, exact_root=False)[action])
 
     def act(self, observation: Mapping[str, np.ndarray]) -> int:
         """The legal move of best searched value."""
-        values = self.q_values(observation)
+        values = self._values(observation, exact_root=False)
         return int(masked_argmax(np.nan_to_num(values, nan=-np.inf), ~np.isnan(values)))

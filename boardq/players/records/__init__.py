@@ -29,6 +29,7 @@ from boardq.players.records.recorder import (
     Recorder,
     SeatedPlayer,
     agent_info,
+    chosen_value,
     spec_info,
 )
 from boardq.players.records.replay import Replayed, replay_record
@@ -48,6 +49,7 @@ __all__ = [
     "Replayed",
     "SeatedPlayer",
     "agent_info",
+    "chosen_value",
     "from_sgf",
     "read_records",
     "replay_record",

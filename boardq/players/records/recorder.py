@@ -39,16 +39,26 @@ from boardq.players.records.record import (
 )
 from boardq.players.records.replay import replay
 
-__all__ = ["GameLog", "Recorder", "SeatedPlayer", "agent_info", "spec_info"]
+__all__ = [
+    "GameLog",
+    "Recorder",
+    "SeatedPlayer",
+    "agent_info",
+    "chosen_value",
+    "spec_info",
+]
 
 
-def agent_info(agent, search_depth: int = 0) -> PlayerInfo:
+def agent_info(agent, search_depth: int = 0, move_time: float | None = None) -> PlayerInfo:
     """How a record names an agent (`boardq.players.agent.Agent`): its file and its search."""
     details: dict[str, Any] = {"kind": "agent", "path": str(agent.path)}
     name = f"boardq agent {agent.path}"
     if search_depth:
         details["search_depth"] = search_depth
         name += f", search depth {search_depth}"
+    if move_time:
+        details["move_time_sec"] = move_time
+        name += f", search of {move_time:g} s a move"
     symmetries = int(getattr(agent, "symmetries", 1))
     if symmetries > 1:
         details["symmetries"] = symmetries
@@ -127,6 +137,18 @@ class GameLog:
         )
 
 
+def chosen_value(player, observation: Mapping[str, np.ndarray], action: int) -> float:
+    """The player's value of the move it just chose.
+
+    A searching player answers from the search it moved by (`value_of`), not a second
+    one; others from their `q_values`.
+    """
+    value_of = getattr(player, "value_of", None)
+    if callable(value_of):
+        return float(value_of(observation, action))
+    return float(np.asarray(player.q_values(observation))[action])
+
+
 class SeatedPlayer:
     """A player that tells its recorder who moved, how long it took and its value.
 
@@ -146,7 +168,7 @@ class SeatedPlayer:
         seconds = time.perf_counter() - t0
         value = None
         if self._valued:
-            value = float(np.asarray(self.player.q_values(observation))[action])
+            value = chosen_value(self.player, observation, action)
         self._recorder.note(self.info, seconds, value)
         return action
 

@@ -52,6 +52,8 @@ def boardq(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
         (["--opponent", "search:-1"], 2, "search plies must be >= 0, got -1"),
         (["--search", "-1"], 2, "argument --search: expected a whole number >= 0, got '-1'"),
         (["--search", "deep"], 2, "argument --search: expected a whole number, got 'deep'"),
+        (["--move-time", "0"], 2, "argument --move-time: expected a number >= 0.001, got '0'"),
+        (["--search", "2", "--move-time", "1"], 2, "argument --move-time: not allowed with"),
         (["--opponent", "agent:/missing"], 1, "agent file /missing does not exist"),
         (["--opponent", "agent:c4.npz"], 1, "c4.npz is an agent for 'connect_four'"),
     ],
@@ -100,6 +102,21 @@ def test_json_with_every_kind_of_opponent(agents):
     # Perfect play never loses; random play rarely wins.
     assert report["opponents"]["perfect"]["score"] <= 0.5
     assert report["opponents"]["random"]["score"] > 0.5
+
+
+def test_a_time_per_move_says_how_deep_it_searched(agents):
+    args = ["connect_four", "--agent", "c4.npz", "--games", "1", "--opponent", "winblock"]
+    result = boardq([*args, "--move-time", "0.05", "--json"], agents)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["move_time_sec"] == 0.05 and report["search_depth"] == 0
+    r = report["opponents"]["winblock"]
+    assert 1 <= r["depth_min"] <= r["depth_mean"] <= r["depth_max"]
+    # A depth past the time is abandoned at its next node; 0.5 s covers a busy machine.
+    assert r["move_sec_max"] < 0.5
+    text = boardq([*args, "--move-time", "0.05"], agents).stdout.splitlines()
+    assert text[0] == "Connect Four: c4.npz (search of 0.05 s a move), 1 game per seat"
+    assert re.search(r"; depth \d\.\d on average, \d+-\d+\)$", text[5])
 
 
 def test_text_table_for_connect_four(agents):

@@ -345,6 +345,18 @@ def test_search_blocks_a_threat_the_network_would_ignore(agents):
 
 
 @pytest.mark.usefixtures("this_checkout")
+def test_a_time_per_move_blocks_the_threat_too(agents):
+    result = play(
+        ["tictactoe", "--agent", "ttt.npz", "--move-time", "0.5"], "1\n2\nhint\nquit\n", agents
+    )
+    out = text_of(result)
+    assert result.returncode == 0
+    assert "against the agent in ttt.npz, searching 0.5 s a move" in out
+    assert "agent (O) plays 3 (c1)" in out  # the block
+    assert "the agent's search of 0.5 s a move values of your moves: " in out
+
+
+@pytest.mark.usefixtures("this_checkout")
 def test_symmetric_values_move_the_agent_from_the_edge_to_the_centre(agents, preference_agent):
     # Columns valued 0.9, 0.6, 0.3, ... in the order 1 4 3 5 2 6 7: alone the network
     # opens in column 1; averaged with the mirror image, column 1 is worth (0.9 - 0.9) / 2

@@ -193,12 +193,16 @@ def test_boardq_gtp_speaks_only_gtp_on_stdout():
     assert "bundled-agent.npz" in result.stderr  # the default agent, said on stderr
 
 
-def test_boardq_gtp_go_searches_with_the_rules_of_go():
-    result = gtp_command(["go", "--search", "2"], "boardsize 9\nclear_board\n1 genmove b\n")
+@pytest.mark.parametrize(
+    "search, said",
+    [(["--search", "2"], "depth-2 search"), (["--move-time", "0.2"], "search of 0.2 s a move")],
+)
+def test_boardq_gtp_go_searches_with_the_rules_of_go(search, said):
+    result = gtp_command(["go", *search], "boardsize 9\nclear_board\n1 genmove b\n")
     assert result.returncode == 0, result.stderr
     answers = result.stdout.split("\n\n")
     assert answers[:2] == ["=", "="] and answers[2].startswith("=1 ")
-    assert "depth-2 search" in result.stderr
+    assert said in result.stderr
 
 
 @pytest.mark.parametrize(

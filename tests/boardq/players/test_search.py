@@ -306,3 +306,102 @@ def test_a_pass_that_ends_a_won_count_is_a_win_and_one_that_lets_it_end_lost_a_l
     assert values[passing] == pytest.approx(-G)
     assert int(np.nanargmax(values)) != passing
     assert SearchPlayer(rules, prefers_pass, 1).act(observation(rules, white_behind)) == passing
+
+
+# --- a time per move --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [TTT, C4, GO4, HEX4], ids=["ttt", "c4", "go4", "hex4"])
+def test_the_root_cut_picks_the_move_and_value_the_exact_search_does(rules):
+    # Alpha-beta at the root (only the best move exact) against every root move exact.
+    rng = np.random.default_rng(3)
+    net = Linear(rules, seed=5)
+    for _ in range(8):
+        board = random_position(rules, rng, 6)
+        for depth in (2, 3):
+            exact = Search(rules, net, depth).values(board)
+            order = Search(rules, net, 1).values(board)
+            cut = Search(rules, net, depth).values(board, exact_root=False, order=order)
+            legal = ~np.isnan(exact)
+            assert np.array_equal(~np.isnan(cut), legal)
+            best = np.nanmax(exact)
+            assert np.nanmax(cut) == pytest.approx(best)
+            assert exact[int(np.nanargmax(cut))] == pytest.approx(best)
+            # The others: upper bounds of their values that do not beat the best.
+            assert np.all(exact[legal] <= cut[legal] + 1e-12)
+            assert np.all(cut[legal] <= best + 1e-12)
+
+
+def test_a_time_per_move_goes_deep_enough_for_the_forced_win():
+    board = parse(TTT_FORK)
+    legal = np.flatnonzero(TTT.legal_mask(board))
+    preferred = TTT.cell_action(0, 2)
+    net = Preference(9, [preferred] + [a for a in legal if a != preferred])
+    player = SearchPlayer(TTT, net, move_time=5.0)
+    move = player.act(observation(TTT, board))
+    forced = Search(TTT, net, 3).values(board)
+    assert forced[move] == pytest.approx(G**2)  # the fork, not the network's favourite
+    assert player.depth >= 3 and player.describe() == "search of 5 s a move"
+    # Hints from the same search object are exact for every move.
+    hints = player.q_values(observation(TTT, board))
+    np.testing.assert_allclose(hints[legal], Search(TTT, net, player.depth).values(board)[legal])
+
+
+class SlowNet:
+    """A network that takes `seconds` a call: a search's time is then mostly its calls."""
+
+    def __init__(self, rules, seconds: float) -> None:
+        self.net, self.seconds = Linear(rules), seconds
+
+    def __call__(self, planes: np.ndarray) -> np.ndarray:
+        import time
+
+        time.sleep(self.seconds)
+        return self.net(planes)
+
+
+def test_a_move_keeps_to_its_time_and_goes_deeper_with_more():
+    import time
+
+    from boardq.players.search import TimedSearch
+
+    board = first_position(C4)
+    net = SlowNet(C4, 0.002)
+    reached = {}
+    for seconds in (0.05, 0.5):
+        search = TimedSearch(C4, net, seconds)
+        t0 = time.perf_counter()
+        values = search.values(board)
+        took = time.perf_counter() - t0
+        # A depth past the time is abandoned at its next node: at most one network
+        # call (2 ms here) and a node's rules beyond the time; 50% covers a busy machine.
+        assert took <= 1.5 * seconds + 0.02, (seconds, took)
+        assert np.count_nonzero(~np.isnan(values)) == 7
+        reached[seconds] = search.last_depth
+    assert 1 <= reached[0.05] < reached[0.5]
+
+
+@pytest.mark.parametrize("seconds", [0, -1.0, float("nan"), float("inf")])
+def test_a_time_per_move_must_be_positive_seconds(seconds):
+    with pytest.raises(ValueError, match="time per move"):
+        SearchPlayer(TTT, Preference(9, list(range(9))), move_time=seconds)
+
+
+def test_a_search_takes_a_depth_or_a_time_not_both():
+    net = Preference(9, list(range(9)))
+    for kwargs in ({}, {"depth": 2, "move_time": 1.0}):
+        with pytest.raises(ValueError, match="a depth or a time per move"):
+            SearchPlayer(TTT, net, **kwargs)
+
+
+def test_a_timed_search_stops_once_every_line_ends_the_game():
+    from boardq.players.search import TimedSearch
+
+    # Two empty cells: at depth 2 the network still values the position after the
+    # mover's move; at depth 3 every line ends on a full board, and the search stops.
+    board = parse(["XOX", "OXO", "O.."])
+    net = Preference(9, list(range(9)))
+    search = TimedSearch(TTT, net, 10.0)
+    values = search.values(board)
+    assert search.last_depth == 3
+    np.testing.assert_allclose(values, Search(TTT, net, 6).values(board))
