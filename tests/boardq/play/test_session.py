@@ -47,13 +47,13 @@ class PreferenceAgent:
 
 
 def session(
-    game, agent, script: str, hints: bool = False, search_depth: int = 0
+    game, agent, script: str, hints: bool = False, search: str = ""
 ) -> tuple[Session, io.StringIO]:
     out = io.StringIO()
     console = Console(file=out, highlight=False, emoji=False, soft_wrap=True)
     view = View(console, game.text, ascii_only=True)
     reader = LineReader(console, io.StringIO(script))
-    return Session(game, agent, view, reader, hints=hints, search_depth=search_depth), out
+    return Session(game, agent, view, reader, hints=hints, search=search), out
 
 
 # --- Match ------------------------------------------------------------------------------------
@@ -211,7 +211,7 @@ def test_a_searching_agent_blocks_and_hints_show_the_searched_values():
         return np.tile(taste.values, (len(planes), 1))
 
     searcher = SearchPlayer(TTT.rules, q_batch, depth=2)
-    s, out = session(TTT, searcher, "1\n2\nhint\nquit\n", hints=True, search_depth=2)
+    s, out = session(TTT, searcher, "1\n2\nhint\nquit\n", hints=True, search="depth-2 search")
     s.run(human_seat=0)
     text = out.getvalue()
     assert re.search(r"agent \(O\) plays 5 \(b2\) \(searched \d+\.\d\d s\)\n", text)
