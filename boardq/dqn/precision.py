@@ -94,12 +94,13 @@ def matmul_rate(
     as a plain loop of `tf.matmul` does. The best of the two is the chip's rate at this
     shape (`best_matmul_rate`).
     """
-    key = (precision, m, k, n, streams)
-    if key not in _PROBES:
-        _PROBES[key] = _probe(*key)
-    run, a, b, turns_of = _PROBES[key]
+    import tensorflow as tf
+
+    run = _probe(precision, streams)
+    a, b = _inputs(precision, m, k, n, streams)
+    turns_of = lambda turns: tf.constant(turns, tf.int32)  # noqa: E731
     trial = 4
-    run(a, b, turns_of(trial)).numpy()  # the first call traces: time a second one
+    run(a, b, turns_of(trial)).numpy()  # a first call may trace: time a second one
     t0 = time.perf_counter()
     run(a, b, turns_of(trial)).numpy()
     per_turn = max(1e-7, (time.perf_counter() - t0) / trial)
@@ -124,14 +125,41 @@ def best_matmul_rate(
     return max(ways.values()), ways
 
 
-_PROBES: dict[tuple, tuple] = {}
-"""Traced probes by (precision, m, k, n, streams): a second call does not trace."""
+_PROBES: dict[tuple, object] = {}
+"""Traced probes by (precision, streams): one trace serves every shape, so probing many
+layers traces a handful of times, never once a layer."""
 
 
-def _probe(precision: str, m: int, k: int, n: int, streams: int) -> tuple:
+def _probe(precision: str, streams: int):
     import tensorflow as tf
 
+    key = (precision, streams)
+    if key in _PROBES:
+        return _PROBES[key]
     dtype = tf.as_dtype(precision)  # the names are TensorFlow's
+    matrix = tf.TensorSpec([None, None], dtype)
+    signature = [[matrix] * streams, [matrix] * streams, tf.TensorSpec([], tf.int32)]
+
+    @tf.function(autograph=False, input_signature=signature)
+    def run(a, b, turns):
+        def body(i, accs):
+            return i + 1, [acc + tf.matmul(x, y) for acc, x, y in zip(accs, a, b, strict=True)]
+
+        shape = tf.stack([tf.shape(a[0])[0], tf.shape(b[0])[1]])
+        init = (tf.constant(0), [tf.zeros(shape, dtype) for _ in range(streams)])
+        cond = lambda i, _: i < turns  # noqa: E731
+        _, accs = tf.while_loop(cond, body, init, parallel_iterations=1)
+        # One number out: the call's end waits for every product, and copies nothing big.
+        return tf.add_n([tf.reduce_sum(tf.cast(acc[:1, :1], tf.float32)) for acc in accs])
+
+    _PROBES[key] = run
+    return run
+
+
+def _inputs(precision: str, m: int, k: int, n: int, streams: int) -> tuple[list, list]:
+    import tensorflow as tf
+
+    dtype = tf.as_dtype(precision)
     # Each stream its own inputs: equal products could be merged into one by the graph
     # optimizer.
     a = [
@@ -140,19 +168,7 @@ def _probe(precision: str, m: int, k: int, n: int, streams: int) -> tuple:
     b = [
         tf.cast(tf.random.stateless_normal([k, n], seed=[3, 4 + s]), dtype) for s in range(streams)
     ]
-
-    @tf.function(autograph=False)
-    def run(a, b, turns):
-        def body(i, accs):
-            return i + 1, [acc + tf.matmul(x, y) for acc, x, y in zip(accs, a, b, strict=True)]
-
-        init = (tf.constant(0), [tf.zeros([m, n], dtype) for _ in range(streams)])
-        cond = lambda i, _: i < turns  # noqa: E731
-        _, accs = tf.while_loop(cond, body, init, parallel_iterations=1)
-        # One number out: the call's end waits for every product, and copies nothing big.
-        return tf.add_n([tf.reduce_sum(tf.cast(acc[:1, :1], tf.float32)) for acc in accs])
-
-    return run, a, b, lambda turns: tf.constant(turns, tf.int32)
+    return a, b
 
 
 def _fallback(asked: str, chip: Chip) -> Precision:

@@ -58,19 +58,14 @@ _PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal for the child when its p
 
 
 def _lowest_priority() -> None:  # runs in the child before exec
-    """Nice 19, and the idle scheduling class where there is one (Linux).
+    """Nice 19; on Linux the child also dies with the run, even if the run is killed.
 
-    A nice-19 process still takes a core for a time slice when a learner thread wakes;
-    an idle-class one runs only on cores no other thread wants, so the ladder keeps
-    out of the learner's way. On Linux it also dies with the run, even if the run is
-    killed (kill -9).
+    Not the idle scheduling class (SCHED_IDLE): there the ladder runs only on cores no
+    other thread wants, and a run that keeps both cores busy (or two runs side by side)
+    starved it: one evaluation took no score in ten minutes. At nice 19 it still yields
+    to the run but makes progress.
     """
     os.nice(19)
-    if hasattr(os, "SCHED_IDLE"):
-        try:
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-        except OSError:  # not allowed here: nice 19 stands
-            pass
     if sys.platform.startswith("linux"):
         import ctypes
 

@@ -37,6 +37,7 @@ def _plain_loop_rate(m: int, k: int, n: int, seconds: float) -> float:
     return 2.0 * m * k * n * count / (time.perf_counter() - t0) / 1e9
 
 
+@pytest.mark.perf
 def test_each_layer_shape_runs_as_fast_as_a_plain_matmul_loop():
     game = get_game("connect_four")
     cfg = game.preset.replace(precision="float32", eval_games=0)  # the preset's shapes

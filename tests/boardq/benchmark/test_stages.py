@@ -65,6 +65,7 @@ def _standalone_rate(builder, learner, element, seconds: float) -> float:
     return (loop.steps - s0) / (time.perf_counter() - t0)
 
 
+@pytest.mark.perf
 def test_the_ceiling_is_the_learner_alone(setup):
     game, cfg, learner = setup
     _, kept = stages.collection(game, cfg, learner, 0.6, rounds=1, keep=2_000)

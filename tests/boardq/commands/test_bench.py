@@ -41,7 +41,7 @@ def run(*args, timeout=300, code=None):
 
 def test_bench_runs_every_stage_and_writes_its_outputs(tmp_path):
     out = tmp_path / "bench" / "ttt.json"
-    result = run("bench", "tictactoe", "--quick", "--time-scale", "0.5", "--out", str(out))
+    result = run("bench", "tictactoe", "--quick", "--time-scale", "0.3", "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(out.read_text())
     assert set(report["stages"]) == STAGES
@@ -84,7 +84,7 @@ sys.exit(main(sys.argv[1:]))
 def test_without_matplotlib_the_table_and_json_are_still_written(tmp_path):
     out = tmp_path / "r.json"
     args = ["bench", "connect_four", "--quick", "--time-scale", "0.3", "--no-processes",
-            "--no-training", "--no-naive", "--out", str(out)]  # fmt: skip
+            "--no-training", "--no-naive", "--no-search", "--out", str(out)]  # fmt: skip
     result = run(*args, code=NO_MATPLOTLIB)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr

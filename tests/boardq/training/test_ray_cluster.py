@@ -200,6 +200,7 @@ def two_nodes():
         shutil.rmtree(root, ignore_errors=True)
 
 
+@pytest.mark.slow  # two Ray nodes started and one killed: most of a minute on two cores
 @pytest.mark.timeout(240)
 def test_actor_processes_run_on_a_second_node_and_the_run_outlives_it(two_nodes):
     address, head, second, root, env = two_nodes

@@ -140,9 +140,9 @@ def test_a_killed_actor_process_is_restarted_and_ctrl_c_leaves_no_process(tmp_pa
             time.sleep(0.5)
         assert steps_logged(run_dir)[-1] >= before + 50  # training went on
         # Enough transitions that the limiter's tolerance (about 17k samples here) and
-        # the samples of the moves in flight at the end (16 x 1,024) are 3% of those
-        # trained, well under 5%.
-        assert wait_for_logged(run_dir, "transitions", 70_000, timeout=300)
+        # the samples of the moves in flight at the end (16 x 1,024) are about 5% of
+        # those trained, under the 8% asked below.
+        assert wait_for_logged(run_dir, "transitions", 40_000, timeout=300)
         seen |= descendants(proc.pid)
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=120)
@@ -158,7 +158,7 @@ def test_a_killed_actor_process_is_restarted_and_ctrl_c_leaves_no_process(tmp_pa
     assert abs(rows[-1]["admitted_not_delivered"]) < 128, rows[-1]
     # So the ratio of samples trained to transitions delivered held over the whole run.
     ratio = json.loads((run_dir / "config.json").read_text())["replay_ratio"]
-    assert rows[-1]["replay_ratio_measured"] == pytest.approx(ratio, rel=0.05)
+    assert rows[-1]["replay_ratio_measured"] == pytest.approx(ratio, rel=0.08)
     time.sleep(1.0)
     assert len(seen) >= 3  # the Ray instance's own processes and the actor's
     assert [cmd for pid, cmd in seen.items() if alive(pid)] == []
