@@ -77,7 +77,8 @@ def naive_collection(game: Game, config: TrainConfig, seconds: float) -> StageRe
 
     workers = Workers(targets)
     counters = {"transitions": lambda: sum(a.transitions for a in actors)}
-    m = run_segments({"naive": Variant(counters, workers.start, workers.stop)}, seconds, 1, 1.0)
+    trim = min(1.0, seconds / 3)  # a second of settling, less in a short stage
+    m = run_segments({"naive": Variant(counters, workers.start, workers.stop)}, seconds, 1, trim)
     title = f"naive collection, {config.actor_threads} thread(s) x 1 game, predict per move"
     return StageResult(
         key="naive_collection", title=title, unit="transitions/s", rate=m["naive"].rate(),
@@ -135,7 +136,7 @@ def naive_learning(game: Game, config: TrainConfig, chunks, seconds: float) -> S
         {"naive": Variant({"steps": lambda: steps[0]}, workers.start, workers.stop)},
         seconds,
         1,
-        1.0,
+        min(1.0, seconds / 3),  # a second of settling, less in a short stage
     )
     title = "naive learning: single transitions, from_generator, .batch(), eager step"
     return StageResult(

@@ -113,6 +113,7 @@ def wait_for_logged(run_dir: Path, key: str, at_least: float, timeout: float) ->
     return False
 
 
+@pytest.mark.slow  # a Ray actor process killed, restarted and run to 40k transitions
 @pytest.mark.timeout(600)
 def test_a_killed_actor_process_is_restarted_and_ctrl_c_leaves_no_process(tmp_path):
     args = ["train", "tictactoe", "--actor-processes", "1", "--actor-threads", "1",
