@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from boardq.commands.play import resolve_agent
     from boardq.errors import BoardqError
     from boardq.play.gtp_engine import AgentEngine
+    from boardq.players.records import agent_info, chosen_value
 
     game = get_game(args.game)
     if game.gtp is None:
@@ -60,6 +61,13 @@ def run(args: argparse.Namespace) -> int:
     player = searching_player(agent, args)
     how = how or "greedy"
     print(f"boardq gtp: {game.title}, the agent in {agent.path} ({how})", file=sys.stderr)
-    engine = AgentEngine(game, player.act, "boardq", f"{__version__} ({agent.path.name}, {how})")
+    engine = AgentEngine(
+        game,
+        player.act,
+        "boardq",
+        f"{__version__} ({agent.path.name}, {how})",
+        agent=agent_info(agent, args.search, args.move_time),
+        value=lambda observation, action: chosen_value(player, observation, action),
+    )
     engine.run(sys.stdin, sys.stdout)
     return 0

@@ -20,7 +20,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from boardq.commands import play
-from boardq.commands.args import number
+from boardq.commands.args import add_search_options, number
 from boardq.errors import EXIT_OK, BoardqError
 
 if TYPE_CHECKING:
@@ -39,7 +39,8 @@ def add_command(subparsers) -> None:
         help="play against a trained agent in the browser",
         description="Serve a web page where you play a game against a trained agent by "
         "clicking the board or with the keyboard: hints, undo, new game, your seat, the "
-        "agent's lookahead and the session's score. The server answers only to its own "
+        "agent's thinking time and the session's score; save the game (SGF or JSON lines) "
+        "and open a record to step through. The server answers only to its own "
         "address (and --allow-host names) and takes moves only from its own page. Ctrl-C "
         "stops the server.",
         epilog="exit codes: 0 stopped with Ctrl-C, 1 unknown game, no agent or address "
@@ -53,13 +54,11 @@ def add_command(subparsers) -> None:
         "pick one of the named games)",
     )
     play.add_agent_options(p)
-    p.add_argument(
-        "--search",
-        type=number(int, minimum=0),
-        default=0,
-        metavar="D",
-        help="the lookahead new games start with (the page changes it; games with rules "
-        "only; default 0: the network alone)",
+    add_search_options(
+        p,
+        "the agent",
+        "new games start with the agent looking D moves ahead (the page changes it; games "
+        "with rules only, each to its own deepest depth; default 0: the network alone)",
     )
     p.add_argument(
         "--host",
@@ -88,10 +87,12 @@ def add_command(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Runs `boardq serve`; returns the exit code."""
     from boardq.play.web import make_server
-    from boardq.play.websession import MAX_DEPTH
+    from boardq.play.websession import MAX_DEPTH, MAX_MOVE_TIME
 
     if args.search > MAX_DEPTH:
         raise BoardqError(f"--search is at most {MAX_DEPTH} here")
+    if args.move_time is not None and args.move_time > MAX_MOVE_TIME:
+        raise BoardqError(f"--move-time is at most {MAX_MOVE_TIME:g} seconds here")
     if args.port > 65535:
         raise BoardqError(f"--port must be from 0 to 65535, not {args.port}")
     app, playing = _app(args)
@@ -122,16 +123,25 @@ def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
     from boardq._quiet import import_tensorflow_quietly
     from boardq.catalog import game_names, get_game
     from boardq.play.webapp import WebApp
+    from boardq.play.websession import max_depth_of
 
     if not args.game:
         import_tensorflow_quietly()  # now, not in the thread of the first request
         games = {name: get_game(name) for name in game_names()}
-        app = WebApp(games, lambda game: play.resolve_agent(args, game), None, args.search)
+        app = WebApp(
+            games, lambda game: play.resolve_agent(args, game), None, args.search, args.move_time
+        )
         return app, ""
     game = get_game(args.game)
-    if args.search and game.rules is None:
-        raise BoardqError(f"--search needs rules, and boardq has none for {game.title}")
+    if (args.search or args.move_time) and game.rules is None:
+        flag = "--search" if args.search else "--move-time"
+        raise BoardqError(f"{flag} needs rules, and boardq has none for {game.title}")
+    if args.search > max_depth_of(game):
+        raise BoardqError(
+            f"--search is at most {max_depth_of(game)} in {game.title} on the web board "
+            "(deeper takes seconds a move; --move-time SEC gives the agent a time instead)"
+        )
     agent = play.resolve_agent(args, game)
-    app = WebApp({game.name: game}, lambda _: agent, game.name, args.search)
+    app = WebApp({game.name: game}, lambda _: agent, game.name, args.search, args.move_time)
     app.prepare(game)
     return app, f"{game.title} against {play.agent_title(agent, game)}"

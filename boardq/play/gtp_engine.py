@@ -3,9 +3,11 @@
 `AgentEngine` answers GTP v2 commands, one line each, for a game whose moves have GTP
 names (`Game.gtp`): `protocol_version`, `name`, `version`, `known_command`,
 `list_commands`, `quit`, `boardsize`, `clear_board`, `komi`, `play`, `genmove`, `undo`,
-`showboard`, and `final_score` where boardq counts the game (Go: area, Tromp-Taylor,
-komi included). The game is played through its real environment (`Match`, which
-takes moves back), so the rules are PettingZoo's, as in training.
+`showboard`, `printsgf` (the game so far as an SGF file, as GNU Go and KataGo answer
+it: in the answer, or written to the file it names), and `final_score` where boardq
+counts the game (Go: area, Tromp-Taylor, komi included). The game is played through
+its real environment (`Match`, which takes moves back), so the rules are PettingZoo's,
+as in training.
 
 Bad input is answered `? message` and the engine goes on: an unknown command, a
 malformed or illegal move, a board size or komi the game is not played with, a move
@@ -14,15 +16,22 @@ Othello a pass happens only when it is forced, and controllers such as GRhino's 
 not send it: a move for the other colour then passes for the colour to move
 (`Move.implied`), and `undo` takes such a pass back with the move after it.
 
-`moves` is the game so far, for game records.
+`moves` is the game so far, and `record()` the game as a game record
+(`boardq.players.records`): the colour the agent generated moves for is named by
+the agent's file and search, the other "unknown" (GTP has no command that tells an
+engine who its opponent is); the time of each generated move, and the agent's value
+of it where the engine was given one (`value`); the result by boardq's rules once the
+game has ended.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 import numpy as np
@@ -39,10 +48,15 @@ from boardq.gtp import (
     score_text,
 )
 from boardq.play.match import Match
+from boardq.players.records import GameLog, GameRecord, PlayerInfo, to_sgf
+from boardq.rundir import atomic_write_bytes
 
 __all__ = ["AgentEngine", "GtpError", "Move"]
 
 Act = Callable[[Mapping[str, np.ndarray]], int]
+Value = Callable[[Mapping[str, np.ndarray], int], float]
+OPPONENT = PlayerInfo("unknown")
+"""How a record names the colour the agent did not play: GTP never says who that is."""
 
 
 class GtpError(Exception):
@@ -58,12 +72,14 @@ class Move:
         action: the game's action.
         vertex: its GTP name ("E5", "pass").
         implied: a forced pass no command named (Othello).
+        generated: the agent chose it (`genmove`).
     """
 
     seat: int
     action: int
     vertex: str
     implied: bool = False
+    generated: bool = False
 
 
 class AgentEngine:
@@ -75,10 +91,19 @@ class AgentEngine:
         name: the engine's `name`.
         version: its `version`.
         log: where notes go (never stdout, which carries GTP alone).
+        agent: how a game record names the agent (its file and search).
+        value: the agent's value of the move it chose, for the record (None: not kept).
     """
 
     def __init__(
-        self, game: Game, act: Act, name: str = "boardq", version: str = "", log: TextIO = None
+        self,
+        game: Game,
+        act: Act,
+        name: str = "boardq",
+        version: str = "",
+        log: TextIO = None,
+        agent: PlayerInfo | None = None,
+        value: Value | None = None,
     ):
         if game.gtp is None:
             raise ValueError(f"{game.title}'s moves have no GTP names")
@@ -88,8 +113,11 @@ class AgentEngine:
         self.name = name
         self.version = version
         self.log = log or sys.stderr
+        self.agent = agent or PlayerInfo(f"{name} {version}".strip(), {"kind": "agent"})
+        self.value = value
         self.match = Match(game)
         self.moves: list[Move] = []
+        self.game_log = GameLog(game, event="boardq gtp")
         self.done = False
         self._handlers: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda args: "2",
@@ -105,6 +133,7 @@ class AgentEngine:
             "genmove": self._genmove,
             "undo": self._undo,
             "showboard": self._showboard,
+            "printsgf": self._printsgf,
         }
         if self.dialect.score is not None:
             self._handlers["final_score"] = self._final_score
@@ -151,6 +180,7 @@ class AgentEngine:
         self.match.close()
         self.match = Match(self.game)
         self.moves = []
+        self.game_log = GameLog(self.game, event="boardq gtp")
         return ""
 
     def _to_move(self, seat: int) -> None:
@@ -177,10 +207,19 @@ class AgentEngine:
         if match.over:
             raise GtpError("the game is over (clear_board starts a new one)")
 
-    def _record(self, action: int, implied: bool = False) -> None:
+    def _record(
+        self,
+        action: int,
+        implied: bool = False,
+        generated: bool = False,
+        seconds: float | None = None,
+        value: float | None = None,
+    ) -> None:
+        """Plays `action` for the colour to move; `generated`: the agent's, with its time."""
         seat = self.match.to_move
         self.match.play(action)
-        self.moves.append(Move(seat, action, self.dialect.vertex(action), implied))
+        self.moves.append(Move(seat, action, self.dialect.vertex(action), implied, generated))
+        self.game_log.add(action, seconds, value)
 
     def _play(self, args: list[str]) -> str:
         if len(args) != 2:
@@ -198,10 +237,14 @@ class AgentEngine:
             raise GtpSyntaxError("genmove takes a color, e.g. genmove white")
         seat = parse_colour(args[0])
         self._to_move(seat)
-        action = int(self.act(self.match.observation()))
+        observation = self.match.observation()
+        t0 = time.perf_counter()
+        action = int(self.act(observation))
+        seconds = time.perf_counter() - t0
         if not self.match.legal()[action]:
             raise GtpError(f"the agent chose {self.dialect.vertex(action)}, which is illegal")
-        self._record(action)
+        value = None if self.value is None else float(self.value(observation, action))
+        self._record(action, generated=True, seconds=seconds, value=value)
         return self.moves[-1].vertex
 
     def _undo(self, args: list[str]) -> str:
@@ -212,6 +255,7 @@ class AgentEngine:
             count += 1  # the forced pass went with the move that followed it
         self.match.take_back(count)
         del self.moves[-count:]
+        self.game_log.take_back(count)
         return ""
 
     # -- settings and views ------------------------------------------------------------
@@ -245,6 +289,26 @@ class AgentEngine:
 
     def _last(self) -> int | None:
         return self.moves[-1].action if self.moves else None
+
+    def record(self) -> GameRecord:
+        """The game so far as a game record (finished once the game has ended)."""
+        agent_seats = {move.seat for move in self.moves if move.generated}
+        log = self.game_log
+        log.players = [self.agent if seat in agent_seats else OPPONENT for seat in (0, 1)]
+        return log.record(self.match.result())
+
+    def _printsgf(self, args: list[str]) -> str:
+        """The game as an SGF file: the answer's text, or written to the file named."""
+        if len(args) > 1:
+            raise GtpSyntaxError("printsgf takes at most a file name")
+        data = to_sgf(self.record())
+        if not args:
+            return data.decode("utf-8").strip()
+        try:
+            atomic_write_bytes(Path(args[0]), data)
+        except OSError as e:
+            raise GtpError(f"cannot write {args[0]}: {e.strerror or e}") from None
+        return ""
 
     def _final_score(self, args: list[str]) -> str:
         if not self.match.over and self.dialect.komi is None:

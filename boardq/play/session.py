@@ -29,9 +29,9 @@ from boardq.players.records import (
     PlayerInfo,
     RecordError,
     chosen_value,
+    default_file_name,
     save_record,
 )
-from boardq.players.records.dialects import sgf_game
 
 # LineReader and View come from boardq.play.terminal.
 __all__ = ["Advisor", "LineReader", "Session", "View", "default_record_name"]
@@ -51,8 +51,7 @@ class _Quit(Exception):
 
 def default_record_name(game: Game) -> str:
     """A new file name for a saved game: SGF where the game has it, else JSON lines."""
-    suffix = ".sgf" if sgf_game(game.name) is not None else ".jsonl"
-    return f"boardq-{game.dir_name}-{time.strftime('%Y%m%d-%H%M%S')}{suffix}"
+    return default_file_name(game)
 
 
 _COMMANDS_HELP = """\

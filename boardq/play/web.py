@@ -7,7 +7,8 @@ many players"). What every request meets here, before the app sees it:
 
 - its Host and, when it changes something, its origin (`boardq.play.webguard`):
   400 for a host the server does not answer to, 403 for another site's page;
-- its body read whole, at most `MAX_BODY_BYTES` (413 past that, said before reading
+- its body read whole, at most `MAX_BODY_BYTES` (a record file opened on the page,
+  `/api/records`: `webrecords.MAX_RECORD_BYTES`; 413 past that, said before reading
   when Content-Length gives it away), within `BODY_TIMEOUT_SEC` (408); a client that
   leaves before its body is whole is not answered and nothing is done;
 - the connection closed when the request's head (its line and headers) has not come
@@ -39,6 +40,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from boardq.play.webapp import Answer, WebApp, allowed
 from boardq.play.webguard import SAFE_METHODS, HostGuard
+from boardq.play.webrecords import MAX_RECORD_BYTES
 
 __all__ = [
     "BODY_TIMEOUT_SEC",
@@ -50,6 +52,8 @@ __all__ = [
 ]
 
 MAX_BODY_BYTES = 64 * 1024
+"""The largest request body, but for a record file opened on the page (MAX_RECORD_BYTES)."""
+_LARGE_BODIES = {"/api/records": MAX_RECORD_BYTES}
 HEAD_TIMEOUT_SEC = 10.0
 BODY_TIMEOUT_SEC = 10.0
 KEEP_ALIVE_SEC = 5
@@ -144,9 +148,10 @@ class _Asgi:
         if scope["type"] != "http":  # "lifespan" is off; nothing else is served
             return
         method, path = scope["method"], scope["path"]
+        query = scope.get("query_string", b"").decode("latin-1")
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         try:
-            body = await self._checked_body(method, headers, receive)
+            body = await self._checked_body(method, path, headers, receive)
         except _Gone:
             return
         except _Refused as e:
@@ -156,31 +161,39 @@ class _Asgi:
             await _send_file(send, method, path)
             return
         loop = asyncio.get_running_loop()
-        answer = await loop.run_in_executor(self.pool, self._answer, method, path, body)
+        answer = await loop.run_in_executor(self.pool, self._answer, method, path, body, query)
         await _send(send, answer)
 
-    async def _checked_body(self, method: str, headers: dict[str, str], receive) -> bytes:
+    async def _checked_body(
+        self, method: str, path: str, headers: dict[str, str], receive
+    ) -> bytes:
         why = self.guard.host_refusal(headers.get("host"))
         if why:
             raise _Refused(400, why)
         why = self.guard.origin_refusal(method, headers)
         if why:
             raise _Refused(403, why)
+        limit = _LARGE_BODIES.get(path, MAX_BODY_BYTES)
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            raise _Refused(413, f"the request body must be at most {MAX_BODY_BYTES} bytes", True)
-        return await _read_body(receive, self.body_timeout_sec)
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            raise _Refused(413, _too_large(limit), True)
+        return await _read_body(receive, self.body_timeout_sec, limit)
 
-    def _answer(self, method: str, path: str, body: bytes) -> Answer:
+    def _answer(self, method: str, path: str, body: bytes, query: str) -> Answer:
         try:
-            return self.app.handle(method, path, body)
+            return self.app.handle(method, path, body, query)
         except Exception as e:  # a fault of the server's, not of the request
             print(f"boardq serve: {method} {path}: {type(e).__name__}: {e}", file=sys.stderr)
             return Answer(500, {"error": f"the server failed: {type(e).__name__}: {e}"})
 
 
-async def _read_body(receive, timeout_sec: float) -> bytes:
-    """The whole request body, within the size and time limits."""
+def _too_large(limit: int) -> str:
+    size = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit} bytes"
+    return f"the request body must be at most {size}"
+
+
+async def _read_body(receive, timeout_sec: float, limit: int) -> bytes:
+    """The whole request body, within the size (`limit` bytes) and time limits."""
     chunks, size = [], 0
     while True:
         try:
@@ -193,14 +206,17 @@ async def _read_body(receive, timeout_sec: float) -> bytes:
             raise _Gone
         chunk = message.get("body", b"")
         size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise _Refused(413, f"the request body must be at most {MAX_BODY_BYTES} bytes", True)
+        if size > limit:
+            raise _Refused(413, _too_large(limit), True)
         chunks.append(chunk)
         if not message.get("more_body", False):
             return b"".join(chunks)
 
 
 async def _send(send, answer: Answer, close: bool = False) -> None:
+    if answer.body is not None:  # a file
+        await _respond(send, answer.status, answer.content_type, answer.body, answer.headers)
+        return
     body = json.dumps(answer.payload, allow_nan=False).encode("utf-8")
     await _respond(send, answer.status, _JSON, body, answer.headers, close)
 

@@ -1,24 +1,32 @@
 """The browser board's API: requests in, JSON answers out, no HTTP library.
 
-`WebApp.handle(method, path, body)` answers one request; `boardq.play.web` serves it
-over HTTP (with the checks every request passes first: its host, its origin, its
-body). The page (`static/`) draws the board from the JSON the server sends; every game
-is kept on the server (`boardq.play.websession`), one session per page. The routes:
+`WebApp.handle(method, path, body, query)` answers one request; `boardq.play.web`
+serves it over HTTP (with the checks every request passes first: its host, its origin,
+its body). The page (`static/`) draws the board from the JSON the server sends; every
+game is kept on the server (`boardq.play.websession`), one session per page. The routes:
 
     GET  /                          the page
     GET  /static/NAME               its script and style sheet
     GET  /api/games                 the games served, and the one to start with
-    POST /api/sessions              {"game", "seat"?, "depth"?}: a new session, its game
+    POST /api/sessions              {"game", "seat"?, "move_time"? or "depth"?}: a new
+                                    session, its game
     GET  /api/sessions/ID           the session's state
     POST /api/sessions/ID/move      {"action", "ply"?}: your move, and the agent's reply
     POST /api/sessions/ID/undo      take back your last move and the reply
-    POST /api/sessions/ID/new       {"seat"?, "depth"?}: a new game, the score kept
-    POST /api/sessions/ID/depth     {"depth"}: how far the agent looks ahead
+    POST /api/sessions/ID/new       {"seat"?, "move_time"? or "depth"?}: a new game, the
+                                    score kept
+    POST /api/sessions/ID/search    {"move_time"} or {"depth"}: how long the agent thinks
+    POST /api/sessions/ID/depth     {"depth"}: how far the agent looks ahead (as /search)
     GET  /api/sessions/ID/hints     the agent's values of your legal moves
+    GET  /api/sessions/ID/record?format=sgf|jsonl   the game so far as a file
+    POST /api/records?name=FILE&game=N    a record file's bytes: its games, and the N-th
+                                    (default 1) to step through (`boardq.play.webrecords`)
 
 A state is the board (each cell's owner), the layout (where each action is clicked,
 `boardq.play.layout`), the legal actions, the last move, the move list and the score.
-A request that cannot be carried out is answered `{"error": "..."}` with a 4xx status
+An answer is a JSON object, but for a game saved as a file (`Answer.body`, with its
+content type and name). A request that cannot be carried out is answered
+`{"error": "..."}` with a 4xx status
 and changes nothing (an expired or unknown session's answer also has `"code":
 "unknown_session"`, so the page can start a new game). A route asked with a method it
 does not take is a 405 whose `Allow` header lists the ones it does; HEAD goes where
@@ -32,14 +40,19 @@ import re
 import threading
 from collections.abc import Callable
 from typing import Any, NamedTuple
+from urllib.parse import parse_qs
+
+import numpy as np
 
 from boardq.errors import BoardqError
 from boardq.game import Game
 from boardq.play.layout import BoardLayout
 from boardq.play.match import Match
-from boardq.play.websession import Advisor, RequestError, Sessions, WebSession, whole_number
+from boardq.play.webrecords import opened_record, saved_game
+from boardq.play.websession import RequestError, Sessions, WebSession, max_depth_of, whole_number
+from boardq.players.records import PlayerInfo, agent_info, chosen_value
 
-__all__ = ["MAX_DIGITS", "Answer", "WebApp", "allowed", "parse_fields"]
+__all__ = ["MAX_DIGITS", "Answer", "SharedAgent", "WebApp", "allowed", "parse_fields"]
 
 MAX_DIGITS = 18
 """The most digits a number in a request body may have (checked before it is converted)."""
@@ -48,27 +61,49 @@ _SESSION_ROUTE = re.compile(r"/api/sessions/([^/]+)(?:/([a-z]+))?")
 _SESSION_ACTIONS = {
     None: ("GET", ()),
     "hints": ("GET", ()),
+    "record": ("GET", ()),
     "move": ("POST", ("action", "ply")),
     "undo": ("POST", ()),
-    "new": ("POST", ("seat", "depth")),
+    "new": ("POST", ("seat", "depth", "move_time")),
+    "search": ("POST", ("depth", "move_time")),
     "depth": ("POST", ("depth",)),
 }
 
 
-class _Serial:
-    """An agent asked by one request at a time (sessions of a game share it)."""
+class SharedAgent:
+    """An agent (`boardq.players.agent.Agent`) as sessions ask it: one request at a time.
 
-    def __init__(self, agent: Advisor) -> None:
+    The sessions of a game share it: a search by one waits for another's to end. It
+    fits `boardq.play.websession.Advisor`.
+    """
+
+    def __init__(self, agent) -> None:
         self._agent = agent
         self._lock = threading.Lock()
 
-    def act(self, observation: dict, search_depth: int = 0) -> int:
-        with self._lock:
-            return self._agent.act(observation, search_depth)
+    def _player(self, depth: int, move_time: float | None):
+        if move_time:
+            return self._agent.searcher(move_time=move_time)
+        if depth:
+            return self._agent.searcher(depth)
+        return self._agent
 
-    def q_values(self, observation: dict, search_depth: int = 0):
+    def move(
+        self, observation: dict, depth: int = 0, move_time: float | None = None
+    ) -> tuple[int, float | None]:
+        # One hold of the lock: the value comes from the search the move came from.
         with self._lock:
-            return self._agent.q_values(observation, search_depth)
+            player = self._player(depth, move_time)
+            action = int(player.act(observation))
+            value = chosen_value(player, observation, action)
+        return action, (value if np.isfinite(value) else None)
+
+    def q_values(self, observation: dict, depth: int = 0, move_time: float | None = None):
+        with self._lock:
+            return self._player(depth, move_time).q_values(observation)
+
+    def info(self, depth: int = 0, move_time: float | None = None) -> PlayerInfo:
+        return agent_info(self._agent, depth, move_time)
 
 
 class WebApp:
@@ -79,29 +114,41 @@ class WebApp:
       agent_for: loads the agent of a game (asked once per game, when its first
         session starts); a `BoardqError` (no agent found, say) is the request's error.
       default: the game the page starts with; None: the page asks.
-      depth: the search depth new sessions start with, where the game has rules.
+      depth: the search depth new sessions start with, where the game has rules (at
+        most the game's `max_depth_of`).
+      move_time: or the time per move they start with (seconds).
     """
 
     def __init__(
         self,
         games: dict[str, Game],
-        agent_for: Callable[[Game], Advisor],
+        agent_for: Callable[[Game], Any],
         default: str | None = None,
         depth: int = 0,
+        move_time: float | None = None,
     ) -> None:
         self.games = games
         self.default = default
         self.depth = depth
+        self.move_time = move_time
         self.sessions = Sessions()
         self._agent_for = agent_for
-        self._agents: dict[str, _Serial] = {}
+        self._agents: dict[str, SharedAgent] = {}
         self._layouts: dict[str, BoardLayout] = {}
         self._lock = threading.Lock()
 
-    def handle(self, method: str, path: str, body: bytes = b"") -> Answer:
-        """Answers one API request (HEAD as GET: the HTTP side leaves out the body)."""
+    def handle(self, method: str, path: str, body: bytes = b"", query: str = "") -> Answer:
+        """Answers one API request (HEAD as GET: the HTTP side leaves out the body).
+
+        Args:
+          method: the HTTP method.
+          path: the path, without its query.
+          body: the request's body.
+          query: the query string (after the `?`), where the route takes one.
+        """
         try:
-            return Answer(*self._route("GET" if method == "HEAD" else method, path, body))
+            answer = self._route("GET" if method == "HEAD" else method, path, body, query)
+            return answer if isinstance(answer, Answer) else Answer(*answer)
         except RequestError as e:
             payload = {"error": e.message}
             if e.code:
@@ -109,14 +156,21 @@ class WebApp:
             headers = {"Allow": e.allow} if e.allow else {}
             return Answer(e.status, payload, headers)
 
-    def _route(self, method: str, path: str, body: bytes) -> tuple[int, dict[str, Any]]:
+    def _route(
+        self, method: str, path: str, body: bytes, query: str
+    ) -> tuple[int, dict[str, Any]] | Answer:
         if path == "/api/games":
             _allow(method, "GET")
             return 200, self._games_json()
         if path == "/api/sessions":
             _allow(method, "POST")
-            fields = parse_fields(body, ("game", "seat", "depth"))
+            fields = parse_fields(body, ("game", "seat", "depth", "move_time"))
             return 201, self._start(fields)
+        if path == "/api/records":
+            _allow(method, "POST")
+            params = parse_query(query, ("name", "game"))
+            number = _query_number(params.get("game", "1"), "game")
+            return 200, opened_record(body, params.get("name", "record"), number, self.layout)
         found = _SESSION_ROUTE.fullmatch(path)
         if found is None or found.group(2) not in _SESSION_ACTIONS:
             raise RequestError(404, f"no such route: {path}")
@@ -124,8 +178,14 @@ class WebApp:
         allowed_method, names = _SESSION_ACTIONS[action]
         _allow(method, allowed_method)
         fields = parse_fields(body, names) if method == "POST" else {}
+        params = parse_query(query, ("format",) if action == "record" else ())
         session = self.sessions.get(found.group(1))
         with session.lock:
+            if action == "record":
+                saved = saved_game(session.record(), session.game, params.get("format", "jsonl"))
+                disposition = f'attachment; filename="{saved.file_name}"'
+                headers = {"Content-Disposition": disposition}
+                return Answer(200, {}, headers, saved.data, saved.content_type)
             return 200, self._session_request(session, action, fields)
 
     @staticmethod
@@ -141,7 +201,9 @@ class WebApp:
         elif action == "undo":
             session.undo()
         elif action == "new":
-            session.new_game(fields.get("seat"), fields.get("depth"))
+            session.new_game(fields.get("seat"), fields.get("depth"), fields.get("move_time"))
+        elif action == "search":
+            session.set_search(fields.get("depth"), fields.get("move_time"))
         elif action == "depth":
             if "depth" not in fields:
                 raise RequestError(400, 'give "depth": how many moves the agent looks ahead')
@@ -171,40 +233,56 @@ class WebApp:
         session = self.sessions.add(game, agent, layout)
         with session.lock:
             try:
-                depth = fields.get("depth", self.depth if game.rules is not None else 0)
-                session.new_game(seat, depth)
+                depth, move_time = fields.get("depth"), fields.get("move_time")
+                if depth is None and move_time is None and game.rules is not None:
+                    depth = min(self.depth, max_depth_of(game))  # the server's start
+                    move_time = None if depth else self.move_time
+                session.new_game(seat, depth, move_time)
             except RequestError:
                 self.sessions.drop(session.id)
                 raise
             return session.state()
 
-    def prepare(self, game: Game) -> tuple[_Serial, BoardLayout]:
+    def prepare(self, game: Game) -> tuple[SharedAgent, BoardLayout]:
         """The game's agent and layout, made on its first session (or ahead of it).
 
         Raises:
           RequestError: 404, the game's agent cannot be had (the message says why).
         """
+        layout = self.layout(game)
         with self._lock:
             if game.name not in self._agents:
                 try:
-                    agent = _Serial(self._agent_for(game))
+                    self._agents[game.name] = SharedAgent(self._agent_for(game))
                 except BoardqError as e:
                     raise RequestError(404, str(e)) from None
+            return self._agents[game.name], layout
+
+    def layout(self, game: Game) -> BoardLayout:
+        """The game's board layout (made once; any game boardq plays, served or not)."""
+        with self._lock:
+            if game.name not in self._layouts:
                 match = Match(game)
                 try:
-                    layout = BoardLayout(game.text, game.num_actions, match.board())
+                    self._layouts[game.name] = BoardLayout(
+                        game.text, game.num_actions, match.board()
+                    )
                 finally:
                     match.close()
-                self._agents[game.name], self._layouts[game.name] = agent, layout
-            return self._agents[game.name], self._layouts[game.name]
+            return self._layouts[game.name]
 
 
 class Answer(NamedTuple):
-    """An API answer: its HTTP status, its JSON object and any headers of its own."""
+    """An API answer: its HTTP status, its JSON object and any headers of its own.
+
+    A file (a saved game) is `body`, of `content_type`, instead of the JSON object.
+    """
 
     status: int
     payload: dict[str, Any]
     headers: dict[str, str] = {}
+    body: bytes | None = None
+    content_type: str = ""
 
 
 def allowed(method: str) -> str:
@@ -228,6 +306,31 @@ def _bounded_int(text: str) -> int:
 
 def _no_constant(text: str) -> Any:
     raise RequestError(400, f"the request body is not valid JSON: {text} is not a number")
+
+
+def parse_query(query: str, names: tuple[str, ...]) -> dict[str, str]:
+    """The parameters of a query string (each once); only `names` may appear.
+
+    Raises:
+      RequestError: 400, an unknown or repeated parameter.
+    """
+    try:
+        params = parse_qs(query, keep_blank_values=True, max_num_fields=10)
+    except ValueError:
+        raise RequestError(400, "the query has too many parameters") from None
+    for key, values in params.items():
+        if key not in names:
+            known = ", ".join(names) if names else "none"
+            raise RequestError(400, f"unknown parameter {key[:40]!r} (this request takes: {known})")
+        if len(values) > 1:
+            raise RequestError(400, f"the parameter {key!r} is given {len(values)} times")
+    return {key: values[0] for key, values in params.items()}
+
+
+def _query_number(text: str, name: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > MAX_DIGITS:
+        raise RequestError(400, f"{name} must be a whole number, not {text[:20]!r}")
+    return int(text)
 
 
 def parse_fields(body: bytes, names: tuple[str, ...]) -> dict[str, Any]:

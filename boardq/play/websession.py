@@ -1,13 +1,21 @@
 """One person's games against an agent in the browser, kept on the server.
 
 A `WebSession` holds the game in play (a `boardq.play.match.Match`, so the rules are
-the real environment's), the person's seat, the agent's search depth and the score of
-the session; `Sessions` keeps the sessions by id. Every method that changes a session
-checks the request first and raises `RequestError` (an HTTP status and a message for
-the person) before anything changes. No HTTP and no TensorFlow here: the agent is
-anything with `act(observation, search_depth)` and `q_values(observation,
-search_depth)` (`boardq.players.agent.Agent`). A session's moves so far are
-`session.match.moves` (action numbers, in order; `match.mover_of(i)` says whose).
+the real environment's), the person's seat, how the agent searches (a time per move,
+or a fixed depth) and the score of the session; `Sessions` keeps the sessions by id.
+Every method that changes a session checks the request first and raises
+`RequestError` (an HTTP status and a message for the person) before anything changes.
+No HTTP and no TensorFlow here: the agent is an `Advisor` (`boardq.play.webapp` makes
+one of a `boardq.players.agent.Agent`). A session's moves so far are
+`session.match.moves` (action numbers, in order; `match.mover_of(i)` says whose), and
+`session.record()` is the game so far as a game record (`boardq.players.records`):
+both players, each move's time and the agent's value of its moves.
+
+How long the agent may think is the person's choice: a time per move (`MOVE_TIMES`,
+iterative deepening, `boardq.players.search.TimedSearch`), which the page offers, or a
+fixed depth (the API's `depth`, `boardq serve --search`), at most `max_depth_of(game)`:
+the deepest depth whose typical move took under about 2 s on a two-core machine
+(docs/play.md has the figures).
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from __future__ import annotations
 import math
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from typing import Any, Protocol
 
@@ -24,19 +33,40 @@ from boardq.boardtext import MoveError
 from boardq.game import Game
 from boardq.play.layout import BoardLayout
 from boardq.play.match import Match
+from boardq.players.records import GameLog, GameRecord, PlayerInfo, sgf_game
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_DEPTHS",
+    "MAX_MOVE_TIME",
     "MAX_SESSIONS",
+    "MOVE_TIMES",
     "UNKNOWN_SESSION",
     "Advisor",
     "RequestError",
     "Sessions",
     "WebSession",
+    "max_depth_of",
+    "search_words",
 ]
 
 MAX_DEPTH = 6
-"""The deepest lookahead the page offers (games with rules only)."""
+"""The deepest fixed lookahead of any game (games with rules only; see `MAX_DEPTHS`)."""
+
+MAX_DEPTHS = {"tictactoe": 6, "connect_four": 6, "othello": 3, "gomoku": 3, "hex": 3, "go": 3}
+"""Each game's deepest fixed depth: the deepest whose typical move took under about 2 s
+on two busy cores with the agent that comes with boardq (measured, docs/play.md). One
+deeper took a typical 3.4 s a move in Othello, 2 s in Hex (a tenth of moves over 3.5 s),
+56 s in Gomoku and 20-50 s in Go."""
+
+_OTHER_MAX_DEPTH = 3
+"""The deepest fixed depth of a game with rules that `MAX_DEPTHS` does not name."""
+
+MOVE_TIMES = (0.5, 1.0, 2.0, 5.0)
+"""The times per move the page offers (seconds; besides thinking not at all)."""
+
+MAX_MOVE_TIME = 10.0
+"""The longest time per move a request may ask for (the game's agent is busy that long)."""
 
 MAX_SESSIONS = 1024
 """Sessions kept in memory; past that the least recently used goes (its page starts anew)."""
@@ -68,11 +98,52 @@ class RequestError(Exception):
 
 
 class Advisor(Protocol):
-    """What a session needs of an agent (`boardq.players.agent.Agent` fits)."""
+    """What a session needs of an agent; `depth` and `move_time` say how it searches.
 
-    def act(self, observation: dict, search_depth: int = 0) -> int: ...
+    `depth` 0 and `move_time` None: its network alone; `depth` D: D moves ahead;
+    `move_time` SEC: as deep as SEC seconds a move allow.
+    """
 
-    def q_values(self, observation: dict, search_depth: int = 0) -> np.ndarray: ...
+    def move(
+        self, observation: dict, depth: int = 0, move_time: float | None = None
+    ) -> tuple[int, float | None]:
+        """Its move, and its value of that move (None where it has none)."""
+        ...
+
+    def q_values(
+        self, observation: dict, depth: int = 0, move_time: float | None = None
+    ) -> np.ndarray:
+        """Its value of every move (NaN for illegal ones)."""
+        ...
+
+    def info(self, depth: int = 0, move_time: float | None = None) -> PlayerInfo:
+        """How a game record names it, searching so."""
+        ...
+
+
+def max_depth_of(game: Game) -> int:
+    """The deepest fixed depth the web board lets the agent search in `game` (0: no rules)."""
+    if game.rules is None:
+        return 0
+    return min(MAX_DEPTH, MAX_DEPTHS.get(game.name, _OTHER_MAX_DEPTH))
+
+
+def search_words(depth: int, move_time: float | None) -> str:
+    """How the agent searches, for people: "up to 1 s a move", "depth 3", "its network alone"."""
+    if move_time:
+        return f"up to {move_time:g} s a move"
+    if depth:
+        return f"depth {depth}"
+    return "its network alone"
+
+
+def seconds(value: Any, name: str, high: float) -> float:
+    """`value` as a number of seconds in [0, high]; RequestError 400 otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise RequestError(400, f"{name} must be a number of seconds, not {value!r}")
+    if not 0 <= value <= high:
+        raise RequestError(400, f"{name} must be from 0 to {high:g} seconds, not {value:g}")
+    return float(value)
 
 
 def whole_number(value: Any, name: str, low: int, high: int) -> int:
@@ -100,33 +171,58 @@ class WebSession:
         self.layout = layout
         self.id = session_id
         self.lock = threading.Lock()
-        self.max_depth = MAX_DEPTH if game.rules is not None else 0
+        self.max_depth = max_depth_of(game)
         self.depth = 0
+        self.move_time: float | None = None
         self.seat = 0
         self.score = {"won": 0, "drawn": 0, "lost": 0}
         self._counted: str | None = None  # the score key of the game in play, once it ended
         self.message = ""
         self.match = Match(game)
+        self.log = GameLog(game, event="boardq serve")
+        self._searches: list[str] = []  # how the agent searched in this game, in order
+        self._shown = time.monotonic()  # when the person's turn began
 
     # -- requests ---------------------------------------------------------------------
-    def new_game(self, seat: Any = None, depth: Any = None) -> None:
+    def new_game(self, seat: Any = None, depth: Any = None, move_time: Any = None) -> None:
         """Starts a new game (the one in play is dropped, uncounted if unfinished)."""
         seat = self.seat if seat is None else whole_number(seat, "seat", 0, 1)
-        if depth is not None:
-            self.set_depth(depth)
+        if depth is not None or move_time is not None:
+            self.set_search(depth, move_time)
         self.match.close()
         self.match = Match(self.game)
+        person = PlayerInfo("you", {"kind": "person"})
+        agent = PlayerInfo("boardq agent", {"kind": "agent"})  # named with its search in `record`
+        players = (person, agent) if seat == 0 else (agent, person)
+        self.log = GameLog(self.game, players, event="boardq serve")
+        self._searches = []
         self.seat, self._counted = seat, None
         self.message = "You move first." if seat == 0 else "The agent moves first."
         self._agent_turns()
 
     def set_depth(self, depth: Any) -> None:
         """Sets how many moves ahead the agent looks (0: its network alone)."""
-        if self.max_depth == 0 and depth != 0:
+        self.set_search(depth=depth)
+
+    def set_search(self, depth: Any = None, move_time: Any = None) -> None:
+        """Sets how the agent searches: a fixed `depth`, or a `move_time` in seconds.
+
+        One of them (the other is cleared); depth 0 or move_time 0: its network alone.
+        """
+        if depth is not None and move_time is not None:
+            raise RequestError(400, 'give "depth" or "move_time", not both')
+        if depth is None and move_time is None:
+            raise RequestError(400, 'give "move_time" (seconds a move) or "depth" (moves ahead)')
+        if (depth or move_time) and self.max_depth == 0:
             raise RequestError(
                 400, f"the agent cannot search in {self.game.title}: boardq has no rules for it"
             )
-        self.depth = whole_number(depth, "depth", 0, self.max_depth)
+        if move_time is not None:
+            self.move_time = seconds(move_time, "move_time", MAX_MOVE_TIME) or None
+            self.depth = 0
+        else:
+            self.depth = whole_number(depth, "depth", 0, self.max_depth)
+            self.move_time = None
 
     def play(self, action: Any, ply: Any = None) -> None:
         """Plays the person's move, then the agent's reply.
@@ -140,6 +236,7 @@ class WebSession:
         if not legal[action]:
             raise RequestError(409, self._not_legal(action, legal))
         self.match.play(action)
+        self.log.add(action, time.monotonic() - self._shown)
         self.message = ""
         self._agent_turns()
 
@@ -154,24 +251,44 @@ class WebSession:
             raise RequestError(409, "nothing to undo: you have not moved yet in this game")
         # A finished game stays on the score: undo is for seeing what else could have
         # happened, and the game's first result is the one that counts.
-        self.match.take_back(len(self.match.moves) - mine[-1])
+        count = len(self.match.moves) - mine[-1]
+        self.match.take_back(count)
+        self.log.take_back(count)
+        self._shown = time.monotonic()
         self.message = "Took back your last move."
 
     def hints(self) -> dict[str, Any]:
         """The agent's values of the person's legal moves (+1 a win, -1 a loss)."""
         self._check_turn(None)
-        values = self.agent.q_values(self.match.observation(), self.depth)
+        values = self.agent.q_values(self.match.observation(), self.depth, self.move_time)
         legal = np.flatnonzero(self.match.legal())
         return {
             "session": self.id,
             "ply": len(self.match.moves),
             "depth": self.depth,
+            "move_time": self.move_time,
             "values": [
                 {"action": int(a), "label": self.game.text.label(int(a)), "value": round(v, 4)}
                 for a in legal
                 if math.isfinite(v := float(values[a]))
             ],
         }
+
+    def record(self) -> GameRecord:
+        """The game so far (or finished) as a game record, with the result by boardq's rules.
+
+        The agent is named with its search; if the search changed during the game, the
+        record says how it searched, in order.
+        """
+        log = self.log
+        agent = self.agent.info(self.depth, self.move_time)
+        if len(self._searches) > 1:
+            searched = ", then ".join(self._searches)
+            agent = PlayerInfo(
+                f"{agent.name} (searched {searched})", {**agent.details, "searches": searched}
+            )
+        log.players[1 - self.seat] = agent
+        return log.record(self.match.result())
 
     def close(self) -> None:
         self.match.close()
@@ -202,9 +319,16 @@ class WebSession:
     def _agent_turns(self) -> None:
         """The agent moves while it is its turn; the result is counted at the end."""
         while not self.match.over and self.match.to_move != self.seat:
-            action = int(self.agent.act(self.match.observation(), self.depth))
-            self.match.play(action)
-            self.message = f"The agent played {self.game.text.describe(action)}."
+            t0 = time.perf_counter()
+            action, value = self.agent.move(self.match.observation(), self.depth, self.move_time)
+            took = time.perf_counter() - t0
+            self.match.play(int(action))
+            self.log.add(int(action), took, value)
+            words = search_words(self.depth, self.move_time)
+            if not self._searches or self._searches[-1] != words:
+                self._searches.append(words)
+            self.message = f"The agent played {self.game.text.describe(int(action))}."
+        self._shown = time.monotonic()
         if self.match.over:
             key, said = _RESULTS[self._outcome()]
             self.message = said
@@ -247,6 +371,9 @@ class WebSession:
             "score": dict(self.score),
             "depth": self.depth,
             "max_depth": self.max_depth,
+            "move_time": self.move_time,
+            "move_times": list(MOVE_TIMES) if self.max_depth else [],
+            "records": ["sgf", "jsonl"] if sgf_game(self.game.name) else ["jsonl"],
             "can_undo": any(match.mover_of(i) == self.seat for i in range(len(match.moves))),
             "message": self.message,
         }

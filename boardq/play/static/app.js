@@ -1,6 +1,7 @@
 // boardq serve: the board in the browser. The server keeps the game; this page draws
 // the state it sends (the board, where each action is clicked, the legal actions) and
-// sends the clicks back. Routes: boardq/play/web.py.
+// sends the clicks back. A record file opened here is read by the server, which sends
+// every position; the page steps through them. Routes: boardq/play/webapp.py.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -32,6 +33,7 @@ const page = {
   games: [],
   cursor: null,  // [row, col] of the keyboard's cursor on the board
   keyboard: false,  // the board is being played with the keyboard (the cursor shows)
+  replay: null,  // an opened record: {name, data, games, number, record, position}
 };
 
 const $ = (id) => document.getElementById(id);
@@ -39,7 +41,10 @@ const $ = (id) => document.getElementById(id);
 // -- talking to the server ------------------------------------------------------------
 async function api(method, path, body) {
   const options = { method, headers: {} };
-  if (body !== undefined) {
+  if (body instanceof ArrayBuffer) {  // a file's bytes
+    options.body = body;
+    options.headers["Content-Type"] = "application/octet-stream";
+  } else if (body !== undefined) {
     options.body = JSON.stringify(body);
     options.headers["Content-Type"] = "application/json";
   }
@@ -117,7 +122,9 @@ async function fetchHints() {
   page.hints = { ply: answer.ply, values };
 }
 
-const yourTurn = () => page.state && !page.state.over && page.state.to_move === page.state.you;
+// A record is open and shown (the board is the record's, not your game's).
+const replaying = () => Boolean(page.replay && page.replay.record);
+const yourTurn = () => !replaying() && page.state && !page.state.over && page.state.to_move === page.state.you;
 
 // -- what the controls do -------------------------------------------------------------
 function startGame(name) {
@@ -145,9 +152,11 @@ function undo() {
   task(async () => receive(await api("POST", sessionPath("undo"))));
 }
 
-function setDepth() {
-  const depth = Number($("depth").value);
-  task(async () => receive(await api("POST", sessionPath("depth"), { depth })));
+// The search select's values: "0" (at once), "t:SEC" (a time per move), "d:D" (a depth).
+function setSearch() {
+  const [kind, amount] = $("search").value.split(":");
+  const body = kind === "d" ? { depth: Number(amount) } : { move_time: Number(amount || 0) };
+  task(async () => receive(await api("POST", sessionPath("search"), body)));
 }
 
 function toggleHints() {
@@ -315,7 +324,7 @@ function heatCell(state, place) {
 }
 
 function drawHeat(svg, state, look, g) {
-  if (!page.hints || page.hints.ply !== state.ply) return;
+  if (replaying() || !page.hints || page.hints.ply !== state.ply) return;
   const values = page.hints.values;
   const shown = state.layout.actions.filter((p) => values[p.action] !== undefined && p.cells.length);
   const best = Math.max(...shown.map((p) => values[p.action]));
@@ -341,7 +350,7 @@ function drawCursor(svg, state, g) {
   // Shown while the board has the keyboard's focus (not after a click of the mouse).
   const board = $("board");
   const keyboard = board.matches(":focus-visible") || (page.keyboard && document.activeElement === board);
-  if (!keyboard || !page.cursor) return;
+  if (!keyboard || !page.cursor || replaying()) return;
   const place = placeAt(state, page.cursor);
   const attributes = { class: "cursor" };
   if (place && place.kind === "column") {
@@ -403,6 +412,7 @@ function drawBoard(state) {
 function drawButtons(state) {
   const box = $("buttons");
   box.replaceChildren();
+  if (replaying()) return;
   const legal = new Set(state.legal);
   const text = state.layout.kind !== "grid";
   for (const place of state.layout.actions) {
@@ -433,13 +443,15 @@ function statusText(state) {
 }
 
 function render() {
+  if (replaying()) {
+    renderReplay();
+    return;
+  }
   const state = page.state;
   document.body.dataset.phase = page.busy ? "busy" : !state ? "idle" : state.over ? "over" : "playing";
   document.body.dataset.result = state && state.result ? state.result : "";
-  $("new").disabled = page.busy || !$("game").value;
-  $("undo").disabled = page.busy || !state || !state.can_undo;
-  $("seat").disabled = page.busy;
-  $("depth").disabled = page.busy || !state || state.max_depth === 0;
+  drawReplayBox();
+  setControls(false);
   if (!state) {
     if (!page.busy) $("status").textContent = "Choose a game to play against the agent.";
     return;
@@ -448,7 +460,8 @@ function render() {
   document.title = `${state.game.title} · boardq`;
   $("game").value = state.game.name;
   $("seat").value = String(state.you);
-  drawDepth(state);
+  drawSearch(state);
+  drawSave(state);
   drawBoard(state);
   drawButtons(state);
   const s = state.score;
@@ -465,6 +478,32 @@ function render() {
     list.appendChild(item);
   }
   list.scrollTop = list.scrollHeight;
+}
+
+// The controls of your game: off while busy, and while a record is open.
+function setControls(replaying) {
+  const state = page.state;
+  const off = page.busy || replaying;
+  $("game").disabled = off;
+  $("new").disabled = off || !$("game").value;
+  $("undo").disabled = off || !state || !state.can_undo;
+  $("seat").disabled = off;
+  $("hints").disabled = off;
+  $("search").disabled = off || !state || state.max_depth === 0;
+  $("record-file").disabled = page.busy;
+  $("open-label").classList.toggle("disabled", page.busy);
+}
+
+// The links that save your game: SGF where the game has it, JSON lines always.
+function drawSave(state) {
+  const box = $("save");
+  box.hidden = state.moves.length === 0;
+  box.firstChild.textContent = state.over ? "Save the game: " : "Save the game so far: ";
+  for (const format of ["sgf", "jsonl"]) {
+    const link = $(`save-${format}`);
+    link.hidden = !state.records.includes(format);
+    link.href = `${sessionPath("record")}?format=${format}`;
+  }
 }
 
 // How to play on this page (not the terminal's typing help): what wins, how to move
@@ -489,7 +528,11 @@ function drawHelp(state) {
   lines.push("The orange ring marks the last move; at the end, the line that won is ringed in white.");
   lines.push("Hints colour each of your moves by the agent's value of it for you: purple a loss, grey a draw, teal a win (the scale is under the board).");
   lines.push("Undo takes back your last move and the agent's reply; a finished game stays on the score. New game keeps the score; changing your seat starts a new game.");
-  if (state.max_depth > 0) lines.push("Lookahead: how many moves the agent searches before it plays (and for the hints).");
+  if (state.max_depth > 0) {
+    lines.push("Agent thinks: how long the agent may search before each move (and for the hints). At once, it plays its network's choice. Given time, it looks 1, 2, 3... moves ahead while the next depth is expected to fit, and plays the best move of the deepest search it finished: more time, a deeper search and a stronger agent; a move takes at most about that time, and often less (near the end of a game, or when a deeper search would not fit). The agent of a game is shared by everyone playing it on this server, so a long think can keep another player waiting that long.");
+  }
+  lines.push("Records: save the game as a file (SGF for Go, Othello, Gomoku and Hex, which Sabaki, GoGui and other programs open; JSON lines for every game), with both players, the result by boardq's rules, the time of every move and the agent's value of its moves; boardq replay FILE steps through it in the terminal.");
+  lines.push("Open a record (or drop a record file on the board) to step through it here: boardq's own files, or SGF files of other programs (GNU Go, Sabaki...) of a game boardq plays. Back and Forward (or the arrow keys on the board) step through the moves, Start and End (Home, End) go to either end, a number goes to that move, and a click on a move in the list goes there. Your own game waits meanwhile: Back to your game returns to it.");
   box.replaceChildren(...lines.map((line) => {
     const item = document.createElement("p");
     item.textContent = line;
@@ -499,6 +542,15 @@ function drawHelp(state) {
 
 // -- the keyboard ---------------------------------------------------------------------
 function onBoardKey(event) {
+  if (replaying()) {
+    const steps = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 };
+    const ends = { Home: 0, End: page.replay.record.moves.length };
+    if (event.key in steps) stepTo(page.replay.position + steps[event.key]);
+    else if (event.key in ends) stepTo(ends[event.key]);
+    else return;
+    event.preventDefault();
+    return;
+  }
   const state = page.state;
   if (!state || state.layout.kind !== "grid") return;
   page.keyboard = true;
@@ -531,7 +583,7 @@ function onBoardKey(event) {
 // but drawing then would replace the cell under the mouse before its click lands.
 function onBoardFocus() {
   const state = page.state;
-  if (!state || state.layout.kind !== "grid" || !$("board").matches(":focus-visible")) return;
+  if (replaying() || !state || state.layout.kind !== "grid" || !$("board").matches(":focus-visible")) return;
   if (!page.cursor) page.cursor = firstCell(state);
   render();
 }
@@ -546,28 +598,204 @@ function onBoardBlur() {
   if ($("board").querySelector(".cursor")) render();
 }
 
-function drawDepth(state) {
-  const select = $("depth");
-  if (select.options.length !== state.max_depth + 1) {
-    select.replaceChildren();
-    for (let d = 0; d <= state.max_depth; d++) {
+// How long the agent thinks: at once, or a time per move; a depth set through the API or
+// `boardq serve --search` shows as one more choice.
+function drawSearch(state) {
+  const select = $("search");
+  const choices = [["0", "at once"]];
+  for (const t of state.move_times) choices.push([`t:${t}`, `up to ${t} s a move`]);
+  if (state.depth > 0) choices.push([`d:${state.depth}`, `${state.depth} moves ahead`]);
+  const key = choices.map(([value]) => value).join(" ");
+  if (select.dataset.choices !== key) {
+    select.dataset.choices = key;
+    select.replaceChildren(...choices.map(([value, text]) => {
       const option = document.createElement("option");
-      option.value = String(d);
-      option.textContent = d === 0 ? "none" : `${d} moves`;
-      select.appendChild(option);
-    }
+      option.value = value;
+      option.textContent = text;
+      return option;
+    }));
   }
-  select.value = String(state.depth);
-  $("depth-label").title = state.max_depth === 0
-    ? "The agent cannot look ahead in this game: boardq has no rules for it"
-    : "How many moves the agent looks ahead (none: its network alone)";
+  select.value = state.move_time ? `t:${state.move_time}` : state.depth ? `d:${state.depth}` : "0";
+  $("search-label").title = state.max_depth === 0
+    ? "The agent cannot search in this game: boardq has no rules for it"
+    : "How long the agent may think before each move (and for the hints); at once: its network alone";
+}
+
+// -- records: open one, step through it -----------------------------------------------
+async function openRecord(file) {
+  if (!file) return;
+  const data = await file.arrayBuffer();
+  task(async () => {
+    await loadRecord({ name: file.name, data }, 1);
+  }, `Opening ${file.name}…`);
+}
+
+// Asks the server for the record file's `number`-th game; the page's own game is kept
+// whatever the answer (a file that cannot be read is one line under the status).
+async function loadRecord(file, number) {
+  const query = `name=${encodeURIComponent(file.name)}&game=${number}`;
+  const answer = await api("POST", `/api/records?${query}`, file.data);
+  if (answer.problems.length) showNote(`Skipped in ${answer.file}: ${answer.problems.join("; ")}`);
+  if (answer.error && answer.games.length === 1) {
+    showError(answer.error);
+    return;
+  }
+  page.replay = { ...file, games: answer.games, number: answer.number, record: answer.record, position: 0 };
+  page.cursor = null;
+  if (answer.error) showError(answer.error);
+}
+
+function stepTo(position) {
+  const replay = page.replay;
+  if (!replay || !replay.record) return;
+  replay.position = Math.max(0, Math.min(replay.record.moves.length, position));
+  render();
+}
+
+function closeRecord() {
+  page.replay = null;
+  showError("");
+  showNote("");
+  page.cursor = null;
+  render();
+}
+
+function pickRecordGame() {
+  const replay = page.replay;
+  const number = Number($("replay-game").value);
+  task(async () => loadRecord(replay, number), "Opening the game…");
+}
+
+// The position shown while stepping through a record, as the board drawing takes it.
+function replayState() {
+  const { record, position } = page.replay;
+  const shown = record.positions[position];
+  const end = position === record.moves.length;
+  return {
+    game: record.game, marks: record.marks, layout: record.layout, board: shown.board,
+    last: shown.last ? { cell: shown.last } : null, win: end ? record.win : [],
+    legal: [], over: false, to_move: null, you: 0, ply: position,
+  };
+}
+
+function seatWords(record, seat) {
+  return `${record.seats[seat]} (${record.marks[seat]})`;
+}
+
+function moveWords(record, k) {
+  const move = record.moves[k - 1];
+  const seat = (k - 1) % 2;
+  const notes = [];
+  if (move.seconds !== null) notes.push(`${move.seconds.toFixed(2)} s`);
+  if (move.value !== null) notes.push(`value ${move.value >= 0 ? "+" : ""}${move.value.toFixed(2)}`);
+  return `${record.seats[seat]} ${move.describe}${notes.length ? ` (${notes.join("; ")})` : ""}`;
+}
+
+function replayStatus(record, k) {
+  let text = k === 0 ? "The start." : `Move ${k}: ${moveWords(record, k)}.`;
+  if (k === record.moves.length) {
+    text += record.end ? ` The end: ${record.end}.` : " The record ends before the game does.";
+  }
+  return text;
+}
+
+function drawReplayBox() {
+  const replay = page.replay;
+  $("replay").hidden = !replay;
+  if (!replay) return;
+  const label = $("replay-game-label");
+  label.hidden = replay.games.length < 2;
+  const select = $("replay-game");
+  if (select.dataset.file !== replay.name || select.options.length !== replay.games.length) {
+    select.dataset.file = replay.name;
+    select.replaceChildren(...replay.games.map((g, i) => {
+      const option = document.createElement("option");
+      option.value = String(i + 1);
+      option.textContent = `${i + 1}. ${g.title}: ${g.players.join(" vs ")}, ${g.result}, ${g.moves} moves`;
+      return option;
+    }));
+  }
+  select.value = String(replay.number);
+  select.disabled = page.busy;
+  const record = replay.record;
+  const summary = replay.games[replay.number - 1];
+  $("replay-title").textContent = `${replay.name}: ${summary.title}, ${summary.result}, ${summary.moves} moves`;
+  $("replay-players").textContent = record ? replayPlayers(record) : "";
+  const length = record ? record.moves.length : 0;
+  for (const id of ["replay-start", "replay-back"]) $(id).disabled = !record || replay.position === 0;
+  for (const id of ["replay-next", "replay-end"]) $(id).disabled = !record || replay.position === length;
+  $("replay-move").disabled = !record;
+  $("replay-move").max = String(length);
+  if (document.activeElement !== $("replay-move")) $("replay-move").value = String(replay.position);
+  $("replay-length").textContent = `of ${length}`;
+}
+
+function replayPlayers(record) {
+  const parts = record.players.map((p, seat) => `${seatWords(record, seat)}: ${p.name}`);
+  if (record.event) parts.push(record.event);
+  if (record.started) parts.push(`started ${record.started}`);
+  if (record.claimed_result) parts.push(`the file's own result: ${record.claimed_result}`);
+  if (record.engine_count) parts.push(`the engine's count: ${record.engine_count}`);
+  if (record.komi_in_file !== null) parts.push(`the file's komi ${record.komi_in_file}; boardq counts with ${record.komi}`);
+  if (record.moves.some((m) => m.value !== null)) parts.push("value: the agent's value of its move, +1 a win, -1 a loss");
+  return parts.join(" · ");
+}
+
+function renderReplay() {
+  const { record, position } = page.replay;
+  document.body.dataset.phase = page.busy ? "busy" : "replay";
+  document.body.dataset.result = "";
+  drawReplayBox();
+  setControls(true);
+  const state = replayState();
+  document.title = `${record.game.title} record · boardq`;
+  if (!page.busy) $("status").textContent = replayStatus(record, position);
+  drawBoard(state);
+  drawButtons(state);
+  $("hint-legend").hidden = true;
+  $("legend").textContent = `${seatWords(record, 0)} moved first.`;
+  const list = $("moves");
+  list.replaceChildren();
+  record.moves.forEach((m, i) => {
+    const item = document.createElement("li");
+    item.textContent = moveWords(record, i + 1);
+    item.className = `step${i + 1 === position ? " current" : ""}`;
+    item.addEventListener("click", () => stepTo(i + 1));
+    list.appendChild(item);
+  });
+  const current = list.querySelector(".current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+function onDrop(event) {
+  event.preventDefault();
+  document.body.classList.remove("dropping");
+  const file = event.dataTransfer && event.dataTransfer.files[0];
+  if (file && !page.busy) openRecord(file);
 }
 
 // -- start ----------------------------------------------------------------------------
 async function start() {
   $("game").addEventListener("change", () => startGame($("game").value));
   $("seat").addEventListener("change", newGame);
-  $("depth").addEventListener("change", setDepth);
+  $("search").addEventListener("change", setSearch);
+  $("record-file").addEventListener("change", (event) => {
+    openRecord(event.target.files[0]);
+    event.target.value = "";  // the same file may be opened again
+  });
+  $("replay-start").addEventListener("click", () => stepTo(0));
+  $("replay-back").addEventListener("click", () => stepTo(page.replay.position - 1));
+  $("replay-next").addEventListener("click", () => stepTo(page.replay.position + 1));
+  $("replay-end").addEventListener("click", () => stepTo(Infinity));
+  $("replay-move").addEventListener("change", () => stepTo(Number($("replay-move").value)));
+  $("replay-close").addEventListener("click", closeRecord);
+  $("replay-game").addEventListener("change", pickRecordGame);
+  document.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    document.body.classList.add("dropping");
+  });
+  document.addEventListener("dragleave", () => document.body.classList.remove("dropping"));
+  document.addEventListener("drop", onDrop);
   $("hints").addEventListener("change", toggleHints);
   $("new").addEventListener("click", newGame);
   $("undo").addEventListener("click", undo);

@@ -8,7 +8,8 @@ The interface, small on purpose:
   (`Recorder.seat` wraps the players so it knows who moved, how long it took and an
   agent's value of its move); `GameLog` builds one record move by move;
 - `RecordFolder` (where `evaluate`, `league` and the ladder keep games) and
-  `save_record` (one game to a file) write; `read_records` reads any record file;
+  `save_record` (one game to a file) write; `read_records` reads any record file
+  (`parse_records` its bytes);
 - `replay_record` replays a record in the game's environment: the check of its moves
   and result, and the positions `boardq replay` steps through.
 
@@ -20,6 +21,9 @@ from boardq.players.records.files import (
     LINES_FILE,
     ReadResult,
     RecordFolder,
+    default_file_name,
+    json_line,
+    parse_records,
     read_records,
     save_record,
 )
@@ -50,7 +54,10 @@ __all__ = [
     "SeatedPlayer",
     "agent_info",
     "chosen_value",
+    "default_file_name",
     "from_sgf",
+    "json_line",
+    "parse_records",
     "read_records",
     "replay_record",
     "save_record",

@@ -11,6 +11,7 @@ a file named by the person (`.sgf`: SGF; else a JSON line added to the file), an
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +20,16 @@ from boardq.players.records.record import GameRecord, RecordError
 from boardq.players.records.sgf import from_sgf, to_sgf
 from boardq.rundir import atomic_write_bytes
 
-__all__ = ["LINES_FILE", "RecordFolder", "ReadResult", "read_records", "save_record"]
+__all__ = [
+    "LINES_FILE",
+    "ReadResult",
+    "RecordFolder",
+    "default_file_name",
+    "json_line",
+    "parse_records",
+    "read_records",
+    "save_record",
+]
 
 LINES_FILE = "games.jsonl"
 """The JSON lines file of a record folder."""
@@ -27,8 +37,21 @@ _MAX_BYTES = 64 * 1024 * 1024
 """Files larger than this are refused rather than read into memory."""
 
 
-def _json_line(record: GameRecord) -> str:
+def json_line(record: GameRecord) -> str:
+    """The record as one line of a JSON lines file (its newline included)."""
     return json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def default_file_name(game, sgf: bool | None = None) -> str:
+    """A new file name for one saved game: `boardq-GAME-YYYYmmdd-HHMMSS.sgf` (or `.jsonl`).
+
+    Args:
+        game: the game (`boardq.game.Game`).
+        sgf: SGF or JSON lines; None: SGF where the game has it.
+    """
+    if sgf is None:
+        sgf = sgf_game(game.name) is not None
+    return f"boardq-{game.dir_name}-{time.strftime('%Y%m%d-%H%M%S')}{'.sgf' if sgf else '.jsonl'}"
 
 
 def _append(path: Path, text: str) -> None:
@@ -67,7 +90,7 @@ class RecordFolder:
             if sgf_game(record.game) is not None:
                 sgf_path = self.path / f"game-{self.count:04d}.sgf"
                 atomic_write_bytes(sgf_path, to_sgf(record))
-            _append(self.path / LINES_FILE, _json_line(record))
+            _append(self.path / LINES_FILE, json_line(record))
         except OSError as e:
             message = f"cannot keep game {self.count} in {self.path}: {e.strerror or e}"
             raise RecordError(message) from None
@@ -85,7 +108,7 @@ def save_record(record: GameRecord, path: str | Path) -> Path:
         if path.suffix.lower() == ".sgf":
             atomic_write_bytes(path, to_sgf(record))
         else:
-            _append(path, _json_line(record))
+            _append(path, json_line(record))
     except OSError as e:
         raise RecordError(f"cannot write {path}: {e.strerror or e}") from None
     return path
@@ -119,16 +142,25 @@ def read_records(path: str | Path) -> ReadResult:
         data = path.read_bytes()
     except OSError as e:
         raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+    return parse_records(data, path.name)
+
+
+def parse_records(data: bytes, name: str) -> ReadResult:
+    """Every game in the bytes of a record file (see `read_records`); `name` names it.
+
+    Raises:
+        RecordError: the bytes are empty, or hold no game at all.
+    """
     text = data.lstrip(b"\xef\xbb\xbf \t\r\n")
     if not text:
-        raise RecordError(f"{path} is empty")
+        raise RecordError(f"{name} is empty")
     if text.startswith(b"("):
-        return ReadResult(from_sgf(data, path.name), [])
+        return ReadResult(from_sgf(data, name), [])
     records, problems = [], []
     for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), start=1):
         if not line.strip():
             continue
-        where = f"{path.name}, line {number}"
+        where = f"{name}, line {number}"
         try:
             records.append(GameRecord.from_json(json.loads(line), where))
         except json.JSONDecodeError as e:
@@ -137,5 +169,5 @@ def read_records(path: str | Path) -> ReadResult:
             problems.append(str(e))
     if not records:
         more = f" (and {len(problems) - 1} more bad lines)" if len(problems) > 1 else ""
-        raise RecordError(f"{problems[0]}{more}" if problems else f"{path} holds no game record")
+        raise RecordError(f"{problems[0]}{more}" if problems else f"{name} holds no game record")
     return ReadResult(records, problems)

@@ -46,12 +46,24 @@ def test_bad_settings_are_one_line_each(capsys, tmp_path):
     no_rules = one_error_line(capsys, "openspiel:tic_tac_toe", "--search", "2")
     assert "--search needs rules" in no_rules
     assert "--search is at most 6" in one_error_line(capsys, "tictactoe", "--search", "7")
+    # Each game to its own deepest depth; a time per move instead, up to 10 s.
+    assert "--search is at most 3 in Go" in one_error_line(capsys, "go", "--search", "4")
+    assert "at most 10 seconds" in one_error_line(capsys, "hex", "--move-time", "11")
+    no_rules = one_error_line(capsys, "openspiel:tic_tac_toe", "--move-time", "1")
+    assert "--move-time needs rules" in no_rules
     assert "--port must be from 0 to 65535" in one_error_line(capsys, "go", "--port", "70000")
     missing = tmp_path / "missing.npz"
     assert str(missing) in one_error_line(capsys, "tictactoe", "--agent", str(missing))
     empty_runs = str(tmp_path / "runs")
     agent = one_error_line(capsys, "openspiel:tic_tac_toe", "--runs-dir", empty_runs)
     assert "no trained" in agent and "boardq train" in agent
+
+
+def test_a_depth_and_a_time_per_move_together_are_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "hex", "--search", "2", "--move-time", "1"])
+    assert stop.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
 
 
 def test_an_address_in_use_is_one_line(capsys, ttt_agent):

@@ -48,6 +48,17 @@ class Client:
         finally:
             connection.close()
 
+    def download(self, path: str) -> tuple[int, dict[str, str], bytes]:
+        """GET a file: its status, headers (names in lower case) and bytes."""
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        try:
+            connection.request("GET", path)
+            response = connection.getresponse()
+            headers = {k.lower(): v for k, v in response.getheaders()}
+            return response.status, headers, response.read()
+        finally:
+            connection.close()
+
     def request(self, method: str, path: str, body=None) -> tuple[int, dict]:
         data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
         status, content_type, payload = self.raw(method, path, data)

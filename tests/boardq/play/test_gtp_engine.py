@@ -7,6 +7,7 @@ milliseconds; `test_boardq_gtp_speaks_only_gtp_on_stdout` runs the real command 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 from boardq.catalog import get_game
 from boardq.play.gtp_engine import AgentEngine
 from boardq.play.match import Match
+from boardq.players.records import GameRecord, PlayerInfo, from_sgf, read_records
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -39,9 +41,10 @@ def test_the_administrative_commands(go):
     assert talk(go, "protocol_version", "name", "version") == ["= 2", "= boardq", "= test"]
     listed = talk(go, "list_commands")[0].removeprefix("= ").split("\n")
     required = "protocol_version name version known_command list_commands quit boardsize"
-    required += " clear_board komi play genmove undo showboard final_score"
+    required += " clear_board komi play genmove undo showboard final_score printsgf"
     assert set(required.split()) <= set(listed)
     assert talk(go, "known_command genmove", "known_command fly") == ["= true", "= false"]
+    assert talk(go, "known_command printsgf") == ["= true"]
     assert talk(go, "quit") == ["="] and go.done
 
 
@@ -120,6 +123,41 @@ def test_final_score_counts_area_with_komi(go):
     )
 
 
+def printed_sgf(engine: AgentEngine) -> GameRecord:
+    """The game `printsgf` answers, read back by boardq's records reader."""
+    answer = talk(engine, "printsgf")[0]
+    assert answer.startswith("= (;FF[4]") and "\n\n" not in answer
+    [record] = from_sgf(answer.removeprefix("= ").encode(), "printsgf")
+    return record
+
+
+def test_printsgf_is_the_game_so_far_with_the_agent_named_by_its_colour(tmp_path):
+    agent = PlayerInfo("boardq agent go.npz, search depth 2", {"kind": "agent"})
+    values = []
+
+    def value(observation, action):
+        values.append(action)
+        return 0.25
+
+    go = AgentEngine(get_game("go"), first_legal, agent=agent, value=value)
+    talk(go, "play b E5", "genmove w", "play b D4", "genmove w", "undo", "genmove w")
+    record = printed_sgf(go)
+    assert [m.label for m in record.moves] == ["E5", "A9", "D4", "B9"]
+    assert [p.name for p in record.players] == ["unknown", agent.name]
+    assert record.result is None and record.settings["komi"] == 7.5
+    assert [m.value for m in record.moves] == [None, 0.25, None, 0.25]  # the agent's moves
+    assert record.moves[1].seconds is not None and record.moves[0].seconds is None
+    # To a file, as GNU Go's `printsgf FILE`; after the end, with boardq's result.
+    talk(go, "play b pass", "play w pass")
+    assert talk(go, f"printsgf {tmp_path / 'game.sgf'}") == ["="]
+    [record] = read_records(tmp_path / "game.sgf").records
+    assert record.result_text == "W+7.5" and len(record.moves) == 6  # B: E5 D4, W: A9 B9
+    assert talk(go, f"printsgf {tmp_path / 'no' / 'game.sgf'}")[0].startswith("? cannot write ")
+    assert talk(go, "printsgf a b") == ["? syntax error: printsgf takes at most a file name"]
+    talk(go, "clear_board", "genmove b")  # a new game: the agent is black now
+    assert [p.name for p in printed_sgf(go).players] == [agent.name, "unknown"]
+
+
 def forced_pass_game(seed: int = 0) -> list[int]:
     """Random Othello moves up to a position whose mover can only pass."""
     game = get_game("othello")
@@ -150,6 +188,10 @@ def test_othello_implies_a_forced_pass_and_undoes_it_with_the_next_move():
     assert talk(engine, "undo") == ["="]
     assert len(engine.moves) == len(moves)  # the pass went with the move after it
     assert talk(engine, f"genmove {passer}") == ["= pass"]  # its only move
+    # printsgf writes Othello as Quarry does (no node for a pass: the next move, of the
+    # same colour, says it); read back, the same moves.
+    assert talk(engine, f"genmove {other}")[0].startswith("= ")
+    assert printed_sgf(engine).actions == [m.action for m in engine.moves]
 
 
 def test_othello_score_only_at_the_end():
@@ -217,3 +259,35 @@ def test_refusals_are_one_line(args, message):
     assert result.returncode == 1
     assert result.stdout == ""
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+GNUGO = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
+
+
+def test_boardq_gtp_prints_an_sgf_that_boardq_and_gnugo_read_to_the_same_game(tmp_path):
+    """`printsgf` of the real command, read back by boardq's records reader and GNU Go."""
+    saved = tmp_path / "game.sgf"
+    moves = "play b E5\ngenmove w\nplay b D4\ngenmove w\nplay b C6\ngenmove w\n"
+    result = gtp_command(["go"], f"{moves}printsgf\nprintsgf {saved}\nquit\n")
+    assert result.returncode == 0, result.stderr
+    answers = result.stdout.split("\n\n")
+    replies = [answers[i].removeprefix("= ") for i in (1, 3, 5)]
+    printed = answers[6].removeprefix("= ").encode()
+    assert answers[7] == "="
+    labels = ["E5", replies[0], "D4", replies[1], "C6", replies[2]]
+    for data in (printed, saved.read_bytes()):
+        [record] = from_sgf(data, "printsgf")
+        assert [m.label for m in record.moves] == labels
+        assert record.players[0].name == "unknown"
+        assert record.players[1].name.startswith("boardq agent ")
+        assert record.players[1].name.endswith("bundled-agent.npz")
+        assert b"KM[7.5]" in data and record.result is None
+    if GNUGO is None:
+        pytest.skip("GNU Go is not installed (apt-get install gnugo): not read by it")
+    script = f"loadsgf {saved}\nlist_stones black\nlist_stones white\nquit\n"
+    out = subprocess.run(
+        [GNUGO, "--mode", "gtp"], input=script, capture_output=True, text=True, timeout=60
+    ).stdout
+    gnugo = [block[2:].split() for block in out.split("\n\n") if block.startswith("=")]
+    assert gnugo[0] == ["black"]  # who moves next
+    assert set(gnugo[1]) == set(labels[0::2]) and set(gnugo[2]) == set(labels[1::2])

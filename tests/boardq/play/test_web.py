@@ -134,14 +134,18 @@ def test_the_search_depth_is_the_sessions_and_needs_rules(web_client):
     state = web_client.start(depth=2)
     assert (state["depth"], state["max_depth"]) == (2, 6)
     assert web_client.ok("POST", path(state, "depth"), {"depth": 0})["depth"] == 0
-    hex_state = web_client.start("hex")
-    assert (hex_state["depth"], hex_state["max_depth"]) == (0, 6)
+    hex_state = web_client.start("hex")  # each game to its own deepest (websession.MAX_DEPTHS)
+    assert (hex_state["depth"], hex_state["max_depth"]) == (0, 3)
     assert web_client.ok("POST", path(hex_state, "depth"), {"depth": 1})["depth"] == 1
+    status, data = web_client.request("POST", path(hex_state, "depth"), {"depth": 4})
+    assert status == 400 and "depth must be from 0 to 3" in data["error"]
     # A game built from its name has no rules: no search.
     session = WebSession(get_game("openspiel:tic_tac_toe"), None, None, "no-rules")
     assert session.max_depth == 0
     with pytest.raises(RequestError, match="no rules"):
         session.set_depth(1)
+    with pytest.raises(RequestError, match="no rules"):
+        session.set_search(move_time=1.0)
 
 
 def test_connect_four_is_played_by_columns(web_client):
@@ -285,10 +289,10 @@ def test_a_game_drawn_as_text_gets_a_button_per_move():
 
 def test_the_least_recently_used_session_goes_first():
     class Idle:
-        def act(self, observation, search_depth=0):
-            return int(np.flatnonzero(observation["action_mask"])[0])
+        def move(self, observation, depth=0, move_time=None):
+            return int(np.flatnonzero(observation["action_mask"])[0]), None
 
-        def q_values(self, observation, search_depth=0):
+        def q_values(self, observation, depth=0, move_time=None):
             return np.zeros(9)
 
     sessions = Sessions(limit=2)

@@ -195,3 +195,90 @@ def test_boardq_serve_connect_four_plays_a_whole_game_by_clicks(browser, tmp_pat
     finally:
         server.send_signal(signal.SIGINT)
         server.communicate(timeout=60)
+
+
+# -- records: a game saved from the page, a record opened on it ----------------------------
+def test_a_hex_game_finished_on_the_page_is_saved_and_replays_in_the_terminal(
+    page, web_client, tmp_path
+):
+    import re
+    import subprocess
+    import sys
+
+    from boardq.catalog import get_game
+    from boardq.players.records import read_records, replay_record
+
+    page.select_option("#game", "hex")
+    page.wait_for_function(SETTLED)
+    assert page.locator("#save").is_hidden()  # nothing to save before the first move
+    while page.get_attribute("body", "data-phase") == "playing":
+        click_first_legal_cell(page)
+    assert page.inner_text("#save") == "Save the game: SGF JSON lines"
+    with page.expect_download() as info:
+        page.click("#save-sgf")
+    download = info.value
+    assert re.fullmatch(r"boardq-hex-\d{8}-\d{6}\.sgf", download.suggested_filename)
+    saved = tmp_path / download.suggested_filename
+    download.save_as(saved)
+
+    [record] = read_records(saved).records
+    assert [m.label for m in record.moves] == [m.split(": ")[1] for m in moves_shown(page)]
+    session = page.evaluate("() => sessionStorage.getItem('boardq-session')")
+    shown = web_client.ok("GET", f"/api/sessions/{session}")["board"]  # what the page drew
+    assert page.locator("#board .piece").count() == len(record.moves)
+    # `boardq replay` ends on the same position, with the result the page gave.
+    out = subprocess.run(
+        [sys.executable, "-m", "boardq", "replay", str(saved), "--ascii"],
+        input="end\nquit\n", capture_output=True, text=True, timeout=120,
+    ).stdout  # fmt: skip
+    you_won = page.inner_text("#status").startswith("You win!")
+    assert f"the end: {'B+' if you_won else 'W+'}" in out
+    final = out.split("replay [0/")[1].split("\n")
+    rows = [re.findall(r"[XO.]", line) for line in final if re.match(r"\s*\d+ ", line)]
+    assert rows == [["X" if c == 0 else "O" if c == 1 else "." for c in row] for row in shown]
+    assert replay_record(record, get_game("hex")).result == (1 if you_won else -1)
+
+
+def test_a_record_is_opened_stepped_through_and_closed_with_the_game_kept(page, tmp_path):
+    from pathlib import Path
+
+    click_first_legal_cell(page)  # your game: tic-tac-toe, one move each
+    assert moves_shown(page) == ["you: 1", "agent: 5"]
+    gnugo = Path(__file__).parents[1] / "players" / "data" / "gnugo-9x9.sgf"
+    page.set_input_files("#record-file", str(gnugo))
+    page.wait_for_function("() => document.body.dataset.phase === 'replay'")
+    assert page.inner_text("#replay-title") == "gnugo-9x9.sgf: Go, W+10.5, 68 moves"
+    assert page.inner_text("#status") == "The start."
+    assert page.locator("#board .piece").count() == 0
+    assert page.locator("#board .target").count() == 0  # nothing to click: a record
+    page.click("#replay-next")
+    assert page.inner_text("#status") == "Move 1: black E5."
+    assert page.locator("#board .piece").count() == 1 and page.locator("#board .last").count() == 1
+    page.fill("#replay-move", "30")
+    page.press("#replay-move", "Enter")
+    assert page.inner_text("#status") == "Move 30: white J3."
+    assert page.locator("#moves li.current").inner_text() == "white J3"
+    page.click("#replay-end")
+    assert page.inner_text("#status") == "Move 68: white pass. The end: W+10.5."
+    page.click("#replay-back")
+    assert page.inner_text("#status").startswith("Move 67: black pass")
+    page.focus("#board")
+    page.keyboard.press("Home")
+    assert page.inner_text("#status") == "The start."
+
+    # A broken file is one line under the status; the open record is kept.
+    broken = tmp_path / "broken.sgf"
+    broken.write_bytes(gnugo.read_bytes()[:200])
+    page.set_input_files("#record-file", str(broken))
+    page.wait_for_function(SETTLED)
+    assert page.inner_text("#error").startswith("broken.sgf: not a readable SGF file")
+    assert "\n" not in page.inner_text("#error")
+    assert page.inner_text("#replay-title").startswith("gnugo-9x9.sgf")
+    page.errors.clear()  # the browser logs the 422 of the broken file
+
+    page.click("#replay-close")  # back to your game, as it was
+    assert page.get_attribute("body", "data-phase") == "playing"
+    assert moves_shown(page) == ["you: 1", "agent: 5"]
+    assert page.locator("#board .piece").count() == 2
+    click_first_legal_cell(page)
+    assert moves_shown(page)[2:] == ["you: 4", "agent: 7"]
