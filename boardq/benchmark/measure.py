@@ -25,6 +25,7 @@ __all__ = [
     "mean_in_windows",
     "ratio",
     "run_segments",
+    "settling",
     "target",
 ]
 
@@ -94,6 +95,11 @@ def abba_schedule(modes: Sequence[str], rounds: int) -> list[str]:
     for i in range(rounds):
         order += list(modes) if i % 2 == 0 else list(reversed(modes))
     return order
+
+
+def settling(seconds: float, most: float = 1.0) -> float:
+    """The trim of a segment of `seconds`: `most` seconds of settling, a third of a short one."""
+    return min(most, seconds / 3)
 
 
 def run_segments(

@@ -16,7 +16,7 @@ import threading
 import numpy as np
 import tensorflow as tf
 
-from boardq.benchmark.measure import StageResult, Variant, run_segments
+from boardq.benchmark.measure import StageResult, Variant, run_segments, settling
 from boardq.benchmark.stages import Workers
 from boardq.config import TrainConfig
 from boardq.dqn.coordination import put_until_stopped
@@ -77,8 +77,9 @@ def naive_collection(game: Game, config: TrainConfig, seconds: float) -> StageRe
 
     workers = Workers(targets)
     counters = {"transitions": lambda: sum(a.transitions for a in actors)}
-    trim = min(1.0, seconds / 3)  # a second of settling, less in a short stage
-    m = run_segments({"naive": Variant(counters, workers.start, workers.stop)}, seconds, 1, trim)
+    m = run_segments(
+        {"naive": Variant(counters, workers.start, workers.stop)}, seconds, 1, settling(seconds)
+    )
     title = f"naive collection, {config.actor_threads} thread(s) x 1 game, predict per move"
     return StageResult(
         key="naive_collection", title=title, unit="transitions/s", rate=m["naive"].rate(),
@@ -136,7 +137,7 @@ def naive_learning(game: Game, config: TrainConfig, chunks, seconds: float) -> S
         {"naive": Variant({"steps": lambda: steps[0]}, workers.start, workers.stop)},
         seconds,
         1,
-        min(1.0, seconds / 3),  # a second of settling, less in a short stage
+        settling(seconds),
     )
     title = "naive learning: single transitions, from_generator, .batch(), eager step"
     return StageResult(

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from boardq.benchmark.measure import StageResult, Variant, Window, ratio, run_segments
+from boardq.benchmark.measure import StageResult, Variant, Window, ratio, run_segments, settling
 from boardq.config import TrainConfig
 from boardq.dqn.builder import Builder
 from boardq.dqn.coordination import CoordStop, start_workers
@@ -119,7 +119,7 @@ def collection(
         key: _collection_variant(c.targets, lambda c=c: [a.stats for a in c.actors], drain)
         for key, c in made.items()
     }
-    measured = run_segments(variants, seconds, rounds, trim=min(1.0, seconds / 3))
+    measured = run_segments(variants, seconds, rounds, trim=settling(seconds))
     out = []
     for key, m in measured.items():
         stepping = "vectorized rules" if kinds[key] else "PettingZoo environments"
@@ -176,7 +176,7 @@ def processes(
             )
             for p in counts
         }
-        measured = run_segments(variants, seconds, rounds, trim=min(1.5, seconds / 3))
+        measured = run_segments(variants, seconds, rounds, trim=settling(seconds, most=1.5))
     finally:
         remote.close()
     rates = {p: measured[str(p)].rate() for p in counts}

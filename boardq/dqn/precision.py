@@ -94,20 +94,16 @@ def matmul_rate(
     as a plain loop of `tf.matmul` does. The best of the two is the chip's rate at this
     shape (`best_matmul_rate`).
     """
-    import tensorflow as tf
-
-    run = _probe(precision, streams)
+    run = _probe(precision, streams)  # its signature takes the turns as an int32 tensor
     a, b = _inputs(precision, m, k, n, streams)
-    turns_of = lambda turns: tf.constant(turns, tf.int32)  # noqa: E731
     trial = 4
-    run(a, b, turns_of(trial)).numpy()  # a first call may trace: time a second one
+    run(a, b, trial).numpy()  # a first call may trace: time a second one
     t0 = time.perf_counter()
-    run(a, b, turns_of(trial)).numpy()
+    run(a, b, trial).numpy()
     per_turn = max(1e-7, (time.perf_counter() - t0) / trial)
     turns = max(trial, int(seconds / per_turn))
-    count = turns_of(turns)
     t0 = time.perf_counter()
-    run(a, b, count).numpy()
+    run(a, b, turns).numpy()
     elapsed = time.perf_counter() - t0
     return 2.0 * m * k * n * streams * turns / elapsed / 1e9
 
