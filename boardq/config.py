@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardq.dqn.returns import RETURNS
 from boardq.execution import ExecutionSettings
 from boardq.settings import (
     AT_LEAST_1,
@@ -57,6 +58,16 @@ class TrainConfig(ExecutionSettings):
     discount: float = setting(0.99, group="algorithm", check=UNIT, help="discount per move (gamma)")
     n_step: int = setting(
         1, group="algorithm", check=AT_LEAST_1, help="moves per return before bootstrapping"
+    )
+    returns: str = setting(
+        "plain",
+        group="algorithm",
+        check=(lambda v: v in RETURNS, f"must be one of {', '.join(RETURNS)}"),
+        choices=tuple(RETURNS),
+        help="where an n-step return stops: plain sums all n moves, exploring ones "
+        "included; watkins stops before the first move either player makes that is not "
+        "the network's greedy move and bootstraps there (Watkins's Q(lambda) cut at n "
+        "moves; docs/strength.md)",
     )
     tau: float = setting(
         0.01, group="algorithm", check=RATE, help="soft target update rate per train step (0..1]"

@@ -17,6 +17,7 @@ import numpy as np
 
 from boardq.dqn.coordination import put_until_stopped
 from boardq.dqn.policies import epsilon_greedy
+from boardq.dqn.returns import Plain, Returns
 from boardq.dqn.transitions import NStepBatch
 from boardq.gamebatch import GameBatch, Outcome
 
@@ -82,6 +83,7 @@ class Actor:
       out_queue: bounded queue to the replay memory (anything with `put(item, timeout)`).
       epsilon_fn: exploration rate as a function of transitions collected so far.
       n_step, discount: see `boardq.dqn.transitions`.
+      returns: where the n-step returns stop (`boardq.dqn.returns`; default: plain).
       seed: this actor's seed (`Builder.actor_seed` gives each actor its own).
       admit: `admit(n, stop)` blocks until n more transitions may be collected (the
         replay-ratio limiter); returns False to give up (stop or timeout).
@@ -103,6 +105,7 @@ class Actor:
         admit: Callable[[int, threading.Event], bool] | None = None,
         name: str = "actor",
         pool: PoolOpponent | None = None,
+        returns: Returns | None = None,
     ):
         self.games = games
         self.name = name
@@ -112,6 +115,7 @@ class Actor:
         self._admit = admit
         self.rng = np.random.default_rng(seed)  # a checkpoint keeps its state
         self._nstep = NStepBatch(n_step, discount, games.size, games.obs_shape, games.num_actions)
+        self._returns = returns if returns is not None and n_step > 1 else Plain()
         self.stats = ActorStats()
         self.pool = pool  # the past snapshots it plays against, or None
         m = games.size
@@ -125,13 +129,18 @@ class Actor:
         t0 = time.perf_counter()
         q, version = self._act_fn(obs)
         t1 = time.perf_counter()
+        newest = q
         if self.pool is not None:
             q = self._pool_moves(obs, q)
         actions = epsilon_greedy(q, mask, self._epsilon_fn(), self.rng)
+        cuts = self._returns.cuts(newest, mask, actions)
+        cut = None if cuts is None else self._nstep.cut(cuts, obs, mask)
         self._nstep.record(obs, actions)
         outcome = self.games.step(actions)
         next_obs, next_mask = self.games.observe()
         chunk = self._nstep.close(outcome.reward, outcome.done, next_obs, next_mask)
+        if cut is not None and len(cut["action"]):
+            chunk = {k: np.concatenate([cut[k], chunk[k]]) for k in chunk}
         self._count_results(outcome)
         self._ply += 1
         self._ply[outcome.done] = 0

@@ -21,6 +21,7 @@ from boardq.dqn.actor import ActFn, Actor, PoolOpponent
 from boardq.dqn.collection import Collection, LocalCollection, moves_in_flight
 from boardq.dqn.learner_loop import LearnerLoop, Source
 from boardq.dqn.replay import RateLimiter, ReplayRing
+from boardq.dqn.returns import make_returns
 from boardq.gamebatch import EnvGames, GameBatch
 
 if TYPE_CHECKING:
@@ -144,6 +145,7 @@ class Builder:
                     epsilon_fn=epsilon_fn,
                     n_step=cfg.n_step,
                     discount=cfg.discount,
+                    returns=make_returns(cfg.returns),
                     seed=seed,
                     admit=admit,
                     name=f"actor-{process}-{i}" if process else f"actor-{i}",

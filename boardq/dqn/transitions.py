@@ -153,6 +153,14 @@ class NStepBuilder:
             out.append(self._close(next_obs, np.asarray(next_mask, bool), terminal=False))
         return out
 
+    def cut(self, obs: np.ndarray, mask: np.ndarray) -> list[Transition]:
+        """Closes every pending move, bootstrapping from `obs` (the position before the
+        next move, which the return is not to run through; `boardq.dqn.returns`)."""
+        out = []
+        while self._pending:
+            out.append(self._close(obs, np.asarray(mask, bool), terminal=False))
+        return out
+
     def _close(self, next_obs, next_mask, terminal: bool) -> Transition:
         obs, action, _ = self._pending[0]
         g = 0.0
@@ -193,6 +201,27 @@ class NStepBatch:
         slot = self._t % self._n
         self._obs[slot] = obs
         self._action[slot] = actions
+
+    def cut(self, games: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> Chunk:
+        """Closes every open move of the games `games` ([M] bool), bootstrapping from
+        their positions now, before the next move is recorded (`NStepBuilder.cut`).
+
+        Args:
+          games: [M] the games whose returns stop here.
+          obs: [M, ...] the planes of the player to move now.
+          mask: [M, A] its legal moves.
+        """
+        rows = np.flatnonzero(np.asarray(games, bool) & (self._open > 0))
+        parts = []
+        for age in range(self._n):  # the newest open move (age 0) to the oldest
+            r = rows[self._open[rows] > age]
+            if r.size == 0:
+                break
+            parts.append(self._emit(r, age, obs[r], mask[r]))
+        self._open[rows] = 0
+        if not parts:
+            return empty_columns(0, self._obs_shape, self._num_actions)
+        return {k: np.concatenate([p[k] for p in parts]) for k in FIELDS}
 
     def close(
         self, reward: np.ndarray, done: np.ndarray, next_obs: np.ndarray, next_mask: np.ndarray

@@ -26,6 +26,7 @@ def test_presets_are_valid_and_round_trip(name):
         ({"budget_steps": 0, "budget_minutes": 0}, "budget"),
         ({"replay_ratio": -1}, "replay_ratio"),
         ({"epsilon_end": 2.0}, "epsilon_end"),
+        ({"returns": "retrace"}, "returns"),
         ({"eval_average_agents": -1}, "eval_average_agents"),
         ({"eval_average_agents": 3, "keep_agent_every_sec": 0}, "keep_agent_every_sec"),
     ],

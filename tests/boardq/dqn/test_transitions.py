@@ -213,3 +213,107 @@ def test_connect_four_agents_and_orientation():
     first_next = out[0].next_obs  # player_1's view: the piece is the opponent's
     assert first_next[5, 3, 1] == 1 and first_next[..., 0].sum() == 0
     assert actor.stats.results == [1, 0, 0]
+
+
+def test_a_cut_closes_the_pending_moves_where_the_greedy_line_ends():
+    """Three-move returns; the opponent's reply (move 1) explores, so move 0's return
+    stops before it: its own reward, bootstrapped from the position move 1 was made in."""
+    b = NStepBuilder(3, GAMMA, (3, 3, 2), 9)
+    s = [ttt_planes(), ttt_planes(opp=[0]), ttt_planes(own=[0], opp=[4])]
+    assert b.add(s[0], 0, 0.0, s[1], mask_without(0), False) == []
+    (t,) = b.cut(s[1], mask_without(0))
+    assert (t.action, t.reward, t.discount) == (0, 0.0, pytest.approx(-GAMMA))
+    np.testing.assert_array_equal(t.next_obs, s[1])
+    np.testing.assert_array_equal(t.next_mask, mask_without(0))
+    assert b.cut(s[1], mask_without(0)) == []  # nothing pending: nothing to close
+    # Move 1 starts a full three-move return of its own again.
+    assert b.add(s[1], 4, 0.0, s[2], mask_without(0, 4), False) == []
+    assert b.add(s[2], 1, 0.0, s[0], mask_without(0, 1, 4), False) == []
+    (t,) = b.add(s[0], 2, 0.0, s[1], mask_without(0, 1, 2, 4), False)
+    assert (t.action, t.discount) == (4, pytest.approx(-(GAMMA**3)))
+
+
+@pytest.mark.parametrize("n_step", [2, 3, 4])
+def test_the_batched_cut_equals_one_builder_per_game(n_step):
+    """Random cuts among random games: NStepBatch.cut closes what NStepBuilder.cut does."""
+    rng = np.random.default_rng(10 + n_step)
+    m, shape, actions = 5, (2, 2, 1), 3
+    batch = NStepBatch(n_step, GAMMA, m, shape, actions)
+    singles = [NStepBuilder(n_step, GAMMA, shape, actions) for _ in range(m)]
+    closed = 0
+    for step in range(300):
+        obs = rng.integers(-5, 5, (m, *shape)).astype(np.int8)
+        mask = rng.random((m, actions)) < 0.6
+        cuts = rng.random(m) < 0.3
+        got = batch.cut(cuts, obs, mask)
+        want = []
+        for i in np.flatnonzero(cuts):
+            want += singles[i].cut(obs[i], mask[i])
+        want = stack_transitions(want) if want else empty_columns(0, shape, actions)
+        assert rows(got) == rows(want), step
+        closed += len(got["action"])
+        act = rng.integers(0, actions, m)
+        reward = rng.choice([-1.0, 0.0, 0.0, 1.0], m)
+        done = rng.random(m) < 0.15
+        next_obs = rng.integers(-5, 5, (m, *shape)).astype(np.int8)
+        next_mask = rng.random((m, actions)) < 0.6
+        batch.record(obs, act)
+        got = batch.close(reward, done, next_obs, next_mask)
+        want = []
+        for i in range(m):
+            want += singles[i].add(obs[i], act[i], reward[i], next_obs[i], next_mask[i], done[i])
+        want = stack_transitions(want) if want else empty_columns(0, shape, actions)
+        assert rows(got) == rows(want), step
+    assert closed > 100  # the cuts did close returns early
+
+
+def test_watkins_returns_stop_before_an_exploring_move_of_either_player():
+    """Tic-tac-toe, three-move returns, the greedy move always the lowest free square;
+    every third move explores. Each transition runs until the next exploring move
+    (or three moves, or the end), and every move of the game is a transition once."""
+    import queue
+
+    from boardq.dqn.returns import Watkins
+
+    class LowestFree:
+        def __call__(self, obs):
+            free = (obs[..., 0] == 0) & (obs[..., 1] == 0)
+            return np.where(free.reshape(len(obs), 9), -np.arange(9.0), -99.0), 1
+
+    explore = iter([0.0, 1.0, 0.0] * 20)
+    actor = Actor(
+        games=EnvGames([pettingzoo.make("aec", "classic/tictactoe-v3")], seeds=[3]),
+        act_fn=LowestFree(),
+        out_queue=queue.Queue(),
+        epsilon_fn=lambda: next(explore),
+        n_step=3,
+        discount=GAMMA,
+        seed=5,
+        returns=Watkins(),
+    )
+    seen = []  # (planes, move, greedy) of each move of the first game
+    out = []
+    while True:
+        obs, mask = actor.games.observe()  # buffers the next step refills: copy
+        planes, greedy = obs[0].copy(), int(np.flatnonzero(mask[0])[0])
+        chunk = actor.step()
+        out += [Transition(**{k: chunk[k][i] for k in FIELDS}) for i in range(len(chunk["action"]))]
+        move = actor._nstep._action[(actor._nstep._t - 1) % 3, 0]  # the move just recorded
+        seen.append((planes, int(move), greedy))
+        if actor.stats.games:
+            break
+    explored = [k for k, (_, a, g) in enumerate(seen) if a != g]
+    assert explored, "the scripted exploration made no move off the greedy line"
+    assert sorted(t.action for t in out) == sorted(a for _, a, _ in seen)
+    by_move = {t.action: t for t in out}
+    for k, (planes, a, _) in enumerate(seen):
+        t = by_move[a]
+        np.testing.assert_array_equal(t.obs, planes)
+        stop = next((j for j in explored if j > k), None)
+        if stop is not None and stop - k < 3:  # cut before the exploring move
+            assert t.discount == pytest.approx((-GAMMA) ** (stop - k)), k
+            np.testing.assert_array_equal(t.next_obs, seen[stop][0])
+        elif k + 3 < len(seen):  # a full three-move return
+            assert t.discount == pytest.approx(-(GAMMA**3)), k
+        else:
+            assert t.discount == 0.0, k  # the game ended within its three moves
