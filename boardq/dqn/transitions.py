@@ -154,8 +154,11 @@ class NStepBuilder:
         return out
 
     def cut(self, obs: np.ndarray, mask: np.ndarray) -> list[Transition]:
-        """Closes every pending move, bootstrapping from `obs` (the position before the
-        next move, which the return is not to run through; `boardq.dqn.returns`)."""
+        """Closes every pending move, bootstrapping from `obs`.
+
+        `obs` and `mask` are the position before the next move, which the returns are
+        not to run through (`boardq.dqn.returns`).
+        """
         out = []
         while self._pending:
             out.append(self._close(obs, np.asarray(mask, bool), terminal=False))
@@ -203,8 +206,9 @@ class NStepBatch:
         self._action[slot] = actions
 
     def cut(self, games: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> Chunk:
-        """Closes every open move of the games `games` ([M] bool), bootstrapping from
-        their positions now, before the next move is recorded (`NStepBuilder.cut`).
+        """Closes every open move of the games `games`, bootstrapping from them now.
+
+        Called before the next move is recorded (`NStepBuilder.cut` for one game).
 
         Args:
           games: [M] the games whose returns stop here.
