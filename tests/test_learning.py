@@ -65,9 +65,19 @@ def test_regression_positions_are_what_they_claim():
             assert others and all(values[a] == -1 for a in others)
 
 
-def test_short_training_takes_wins_and_blocks(tiny_config):
+@pytest.mark.parametrize(
+    "returns",
+    [
+        {},
+        # Three-move returns that stop at exploring moves learn the same from as few steps.
+        {"n_step": 3, "returns": "watkins"},
+    ],
+    ids=["one-step", "watkins-3"],
+)
+def test_short_training_takes_wins_and_blocks(tiny_config, returns):
     game = get_game("tictactoe")
     config = tiny_config.replace(
+        **returns,
         actor_threads=1,
         games_per_thread=32,
         warmup_transitions=2_000,
