@@ -13,7 +13,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardq.dqn.returns import RETURNS
 from boardq.execution import ExecutionSettings
 from boardq.settings import (
     AT_LEAST_1,
@@ -29,7 +28,17 @@ from boardq.settings import (
     typed_value,
 )
 
-__all__ = ["GROUPS", "ConfigError", "NetworkConfig", "TrainConfig", "default_actor_threads"]
+RETURNS = ("plain", "watkins")
+"""The `returns` setting's choices: the rules of `boardq.dqn.returns`."""
+
+__all__ = [
+    "GROUPS",
+    "RETURNS",
+    "ConfigError",
+    "NetworkConfig",
+    "TrainConfig",
+    "default_actor_threads",
+]
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ import numpy as np
 
 from boardq.dqn.policies import masked_argmax
 
-__all__ = ["RETURNS", "Plain", "Returns", "Watkins", "make_returns"]
+__all__ = ["RULES", "Plain", "Returns", "Watkins", "make_returns"]
 
 
 class Returns(Protocol):
@@ -60,12 +60,12 @@ class Watkins:
         return masked_argmax(np.asarray(q), np.asarray(mask, bool)) != np.asarray(actions)
 
 
-RETURNS = {"plain": Plain, "watkins": Watkins}
+RULES = {"plain": Plain, "watkins": Watkins}  # the names are `boardq.config.RETURNS`
 
 
 def make_returns(name: str) -> Returns:
     """The `returns` setting's rule."""
     try:
-        return RETURNS[name]()
+        return RULES[name]()
     except KeyError:
-        raise ValueError(f"returns must be one of {', '.join(RETURNS)}, not {name!r}") from None
+        raise ValueError(f"returns must be one of {', '.join(RULES)}, not {name!r}") from None

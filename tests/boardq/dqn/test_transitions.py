@@ -317,3 +317,12 @@ def test_watkins_returns_stop_before_an_exploring_move_of_either_player():
             assert t.discount == pytest.approx(-(GAMMA**3)), k
         else:
             assert t.discount == 0.0, k  # the game ended within its three moves
+
+
+def test_the_returns_setting_names_every_rule():
+    from boardq.config import RETURNS
+    from boardq.dqn.returns import RULES, make_returns
+
+    assert tuple(RULES) == RETURNS
+    with pytest.raises(ValueError, match="plain, watkins"):
+        make_returns("retrace")
