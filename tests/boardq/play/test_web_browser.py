@@ -270,7 +270,8 @@ def test_a_record_is_opened_stepped_through_and_closed_with_the_game_kept(page, 
     broken = tmp_path / "broken.sgf"
     broken.write_bytes(gnugo.read_bytes()[:200])
     page.set_input_files("#record-file", str(broken))
-    page.wait_for_function(SETTLED)
+    # The page is settled before the upload's answer comes back: wait for the answer.
+    page.wait_for_function("() => document.querySelector('#error').innerText !== ''")
     assert page.inner_text("#error").startswith("broken.sgf: not a readable SGF file")
     assert "\n" not in page.inner_text("#error")
     assert page.inner_text("#replay-title").startswith("gnugo-9x9.sgf")
