@@ -183,18 +183,25 @@ def test_the_batched_builder_equals_one_builder_per_game(n_step):
     singles = [NStepBuilder(n_step, GAMMA, shape, actions) for _ in range(m)]
     for step in range(300):
         obs = rng.integers(-5, 5, (m, *shape)).astype(np.int8)
-        act = rng.integers(0, actions, m)
-        reward = rng.choice([-1.0, 0.0, 0.0, 1.0], m)
-        done = rng.random(m) < 0.15
-        next_obs = rng.integers(-5, 5, (m, *shape)).astype(np.int8)
-        next_mask = rng.random((m, actions)) < 0.6
-        batch.record(obs, act)
-        got = batch.close(reward, done, next_obs, next_mask)
-        want = []
-        for i in range(m):
-            want += singles[i].add(obs[i], act[i], reward[i], next_obs[i], next_mask[i], done[i])
-        want = stack_transitions(want) if want else empty_columns(0, shape, actions)
-        assert rows(got) == rows(want), step
+        move_in_both(rng, batch, singles, obs, actions, step)
+
+
+def move_in_both(rng, batch, singles, obs, actions, step):
+    """One random move in every game, recorded and closed by the batch and by each
+    game's own builder; the two must close the same transitions."""
+    m, shape = len(singles), obs.shape[1:]
+    act = rng.integers(0, actions, m)
+    reward = rng.choice([-1.0, 0.0, 0.0, 1.0], m)
+    done = rng.random(m) < 0.15
+    next_obs = rng.integers(-5, 5, (m, *shape)).astype(np.int8)
+    next_mask = rng.random((m, actions)) < 0.6
+    batch.record(obs, act)
+    got = batch.close(reward, done, next_obs, next_mask)
+    want = []
+    for i in range(m):
+        want += singles[i].add(obs[i], act[i], reward[i], next_obs[i], next_mask[i], done[i])
+    want = stack_transitions(want) if want else empty_columns(0, shape, actions)
+    assert rows(got) == rows(want), step
 
 
 def rows(chunk):
@@ -252,18 +259,7 @@ def test_the_batched_cut_equals_one_builder_per_game(n_step):
         want = stack_transitions(want) if want else empty_columns(0, shape, actions)
         assert rows(got) == rows(want), step
         closed += len(got["action"])
-        act = rng.integers(0, actions, m)
-        reward = rng.choice([-1.0, 0.0, 0.0, 1.0], m)
-        done = rng.random(m) < 0.15
-        next_obs = rng.integers(-5, 5, (m, *shape)).astype(np.int8)
-        next_mask = rng.random((m, actions)) < 0.6
-        batch.record(obs, act)
-        got = batch.close(reward, done, next_obs, next_mask)
-        want = []
-        for i in range(m):
-            want += singles[i].add(obs[i], act[i], reward[i], next_obs[i], next_mask[i], done[i])
-        want = stack_transitions(want) if want else empty_columns(0, shape, actions)
-        assert rows(got) == rows(want), step
+        move_in_both(rng, batch, singles, obs, actions, step)
     assert closed > 100  # the cuts did close returns early
 
 
