@@ -78,6 +78,13 @@ class TrainConfig(ExecutionSettings):
         "the network's greedy move and bootstraps there (Watkins's Q(lambda) cut at n "
         "moves; docs/strength.md)",
     )
+    opening_plies: int = setting(
+        0,
+        group="algorithm",
+        check=NOT_NEGATIVE,
+        help="self-play games open with k uniformly random legal moves, k drawn for "
+        "each game from 0 to this (0: every move the policy's; docs/strength.md)",
+    )
     tau: float = setting(
         0.01, group="algorithm", check=RATE, help="soft target update rate per train step (0..1]"
     )

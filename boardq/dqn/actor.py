@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from boardq.dqn.coordination import put_until_stopped
+from boardq.dqn.openings import NoOpenings, Openings
 from boardq.dqn.policies import epsilon_greedy
 from boardq.dqn.returns import Plain, Returns
 from boardq.dqn.transitions import NStepBatch
@@ -84,6 +85,8 @@ class Actor:
       epsilon_fn: exploration rate as a function of transitions collected so far.
       n_step, discount: see `boardq.dqn.transitions`.
       returns: where the n-step returns stop (`boardq.dqn.returns`; default: plain).
+      openings: how the games open (`boardq.dqn.openings`; default: every move the
+        policy's).
       seed: this actor's seed (`Builder.actor_seed` gives each actor its own).
       admit: `admit(n, stop)` blocks until n more transitions may be collected (the
         replay-ratio limiter); returns False to give up (stop or timeout).
@@ -106,6 +109,7 @@ class Actor:
         name: str = "actor",
         pool: PoolOpponent | None = None,
         returns: Returns | None = None,
+        openings: Openings | None = None,
     ):
         self.games = games
         self.name = name
@@ -116,6 +120,7 @@ class Actor:
         self.rng = np.random.default_rng(seed)  # a checkpoint keeps its state
         self._nstep = NStepBatch(n_step, discount, games.size, games.obs_shape, games.num_actions)
         self._returns = returns if returns is not None and n_step > 1 else Plain()
+        self._openings = openings if openings is not None else NoOpenings()
         self.stats = ActorStats()
         self.pool = pool  # the past snapshots it plays against, or None
         m = games.size
@@ -133,6 +138,7 @@ class Actor:
         if self.pool is not None:
             q = self._pool_moves(obs, q)
         actions = epsilon_greedy(q, mask, self._epsilon_fn(), self.rng)
+        actions = self._openings.moves(actions, mask, self._ply, self.rng)
         cuts = self._returns.cuts(newest, mask, actions)
         cut = None if cuts is None else self._nstep.cut(cuts, obs, mask)
         self._nstep.record(obs, actions)

@@ -20,6 +20,7 @@ from boardq.config import TrainConfig
 from boardq.dqn.actor import ActFn, Actor, PoolOpponent
 from boardq.dqn.collection import Collection, LocalCollection, moves_in_flight
 from boardq.dqn.learner_loop import LearnerLoop, Source
+from boardq.dqn.openings import make_openings
 from boardq.dqn.replay import RateLimiter, ReplayRing
 from boardq.dqn.returns import make_returns
 from boardq.gamebatch import EnvGames, GameBatch
@@ -146,6 +147,7 @@ class Builder:
                     n_step=cfg.n_step,
                     discount=cfg.discount,
                     returns=make_returns(cfg.returns),
+                    openings=make_openings(cfg.opening_plies, cfg.games_per_thread),
                     seed=seed,
                     admit=admit,
                     name=f"actor-{process}-{i}" if process else f"actor-{i}",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["epsilon_greedy", "linear_epsilon", "masked_argmax", "masked_q"]
+__all__ = ["epsilon_greedy", "linear_epsilon", "masked_argmax", "masked_q", "random_legal"]
 
 
 def masked_q(q: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -52,10 +52,17 @@ def epsilon_greedy(
     explore = rng.random(greedy.shape[0]) < epsilon
     if not explore.any():
         return greedy
-    # A uniform legal move: argmax of random keys restricted to legal moves.
-    keys = np.where(mask[explore], rng.random(mask[explore].shape), -1.0)
-    greedy[explore] = np.argmax(keys, axis=-1)
+    greedy[explore] = random_legal(mask[explore], rng)
     return greedy
+
+
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """[B] a uniformly random legal move per row of a [B, A] bool mask.
+
+    The argmax of random keys restricted to the legal moves (every row must have one).
+    """
+    keys = np.where(mask, rng.random(mask.shape), -1.0)
+    return np.argmax(keys, axis=-1)
 
 
 def linear_epsilon(transitions: int, start: float, end: float, decay_transitions: int) -> float:

@@ -27,6 +27,7 @@ def test_presets_are_valid_and_round_trip(name):
         ({"replay_ratio": -1}, "replay_ratio"),
         ({"epsilon_end": 2.0}, "epsilon_end"),
         ({"returns": "retrace"}, "returns"),
+        ({"opening_plies": -1}, "opening_plies"),
         ({"eval_average_agents": -1}, "eval_average_agents"),
         ({"eval_average_agents": 3, "keep_agent_every_sec": 0}, "keep_agent_every_sec"),
     ],

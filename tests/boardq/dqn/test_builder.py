@@ -34,6 +34,19 @@ def test_actors_play_their_own_games_with_the_chosen_stepping(tiny_config):
     assert [a.name for a in remote] == ["actor-2-0", "actor-2-1"]
 
 
+def test_the_opening_setting_reaches_every_actor(tiny_config):
+    """With opening_plies, greedy actors (epsilon 0) still open some games elsewhere."""
+    game = get_game("tictactoe")
+
+    def first_moves(plies):
+        builder = Builder(tiny_config.replace(opening_plies=plies, games_per_thread=32), game)
+        lowest = lambda obs: (np.tile(-np.arange(9.0), (len(obs), 1)), 0)  # noqa: E731
+        return [a.step()["action"] for a in builder.make_actors(lowest, None, lambda: 0.0)]
+
+    assert all((moves == 0).all() for moves in first_moves(0))
+    assert all((moves != 0).any() for moves in first_moves(4))
+
+
 def test_the_feed_and_the_iterator_carry_the_schema(tiny_config):
     game = get_game("tictactoe")
     builder = Builder(tiny_config, game)
