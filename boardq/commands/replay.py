@@ -48,11 +48,10 @@ def run(args: argparse.Namespace) -> int:
     """Runs `boardq replay`; returns the exit code."""
     from rich.console import Console
 
-    from boardq.catalog import find_game
     from boardq.errors import EXIT_OK, BoardqError
     from boardq.play.replay import RecordReplay, choose
     from boardq.play.terminal import LineReader, View
-    from boardq.players.records import RecordError, read_records, replay_record
+    from boardq.players.records import RecordError, read_records, replay_named
 
     found = read_records(args.file)
     for problem in found.problems:  # the other games of the file are still there
@@ -82,13 +81,8 @@ def run(args: argparse.Namespace) -> int:
             if index is None:
                 return EXIT_OK
         record = records[index]
-        game = find_game(record.game)
         try:
-            if game is None:
-                raise RecordError(
-                    f"{record.source}: a game of {record.game!r}, which boardq does not know"
-                )
-            replayed = replay_record(record, game)
+            game, replayed = replay_named(record)
         except RecordError as e:
             if args.game is not None or len(records) == 1:
                 raise

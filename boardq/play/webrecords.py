@@ -21,8 +21,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from boardq.catalog import find_game
-from boardq.errors import BoardqError
 from boardq.game import Game
 from boardq.play.layout import BoardLayout
 from boardq.play.replay import seat_names
@@ -34,7 +32,8 @@ from boardq.players.records import (
     default_file_name,
     json_line,
     parse_records,
-    replay_record,
+    playable_game,
+    replay_named,
     sgf_game,
     to_sgf,
 )
@@ -124,13 +123,8 @@ def opened_record(
         "error": None,
     }
     record = records[number - 1]
-    game = _find(record.game)
     try:
-        if game is None:
-            raise RecordError(
-                f"{record.source}: a game of {record.game!r}, which boardq does not play"
-            )
-        replayed = replay_record(record, game)
+        game, replayed = replay_named(record)
     except RecordError as e:
         out["error"] = str(e)
         return out
@@ -138,16 +132,8 @@ def opened_record(
     return out
 
 
-def _find(name: str) -> Game | None:
-    """The game a record names, or None where boardq cannot play it."""
-    try:
-        return find_game(name)
-    except BoardqError:  # a game built from its name that boardq cannot play
-        return None
-
-
 def _summary(record: GameRecord) -> dict[str, Any]:
-    game = _find(record.game)
+    game = playable_game(record.game)
     return {
         "game": record.game,
         "title": game.title if game is not None else record.game,

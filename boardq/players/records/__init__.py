@@ -36,7 +36,7 @@ from boardq.players.records.recorder import (
     chosen_value,
     spec_info,
 )
-from boardq.players.records.replay import Replayed, replay_record
+from boardq.players.records.replay import Replayed, playable_game, replay_named, replay_record
 from boardq.players.records.sgf import from_sgf, to_sgf
 
 __all__ = [
@@ -59,6 +59,8 @@ __all__ = [
     "json_line",
     "parse_records",
     "read_records",
+    "playable_game",
+    "replay_named",
     "replay_record",
     "save_record",
     "sgf_game",

@@ -16,10 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from boardq.catalog import find_game
+from boardq.errors import BoardqError
 from boardq.players.records.dialects import is_resignation, result_text, settings_of
 from boardq.players.records.record import GameRecord, RecordError, result_words
 
-__all__ = ["Replayed", "check_settings", "replay", "replay_record"]
+__all__ = ["Replayed", "check_settings", "playable_game", "replay", "replay_named", "replay_record"]
 
 
 @dataclass(frozen=True)
@@ -126,3 +128,28 @@ def replay_record(record: GameRecord, game, keep_boards: bool = True) -> Replaye
             f"but its moves give {result_words(replayed.result)}"
         )
     return replayed
+
+
+def playable_game(name: str):
+    """The game called `name`, or None where boardq cannot play it.
+
+    None for a name no catalog has, and for a game built from its name that boardq
+    cannot train.
+    """
+    try:
+        return find_game(name)
+    except BoardqError:
+        return None
+
+
+def replay_named(record: GameRecord, keep_boards: bool = True) -> tuple[Any, Replayed]:
+    """The game a record names, and the record replayed in it (`replay_record`).
+
+    Raises:
+        RecordError: boardq does not play the game the record names (no catalog has
+            it, or it cannot be built), or `replay_record` refuses the record.
+    """
+    game = playable_game(record.game)
+    if game is None:
+        raise RecordError(f"{record.source}: a game of {record.game!r}, which boardq does not play")
+    return game, replay_record(record, game, keep_boards)
