@@ -121,6 +121,17 @@ class BoardLayout:
       board: a position as the game's `Game.board` gives it (its shape is used).
     """
 
+    @classmethod
+    def of_game(cls, game) -> BoardLayout:
+        """A game's layout, from the board of a fresh match of it."""
+        from boardq.play.match import Match
+
+        match = Match(game)
+        try:
+            return cls(game.text, game.num_actions, match.board())
+        finally:
+            match.close()
+
     def __init__(self, text: BoardText, num_actions: int, board: Any) -> None:
         self.text = text
         self.num_actions = num_actions

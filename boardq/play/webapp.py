@@ -47,7 +47,6 @@ import numpy as np
 from boardq.errors import BoardqError
 from boardq.game import Game
 from boardq.play.layout import BoardLayout
-from boardq.play.match import Match
 from boardq.play.webrecords import opened_record, saved_game
 from boardq.play.websession import RequestError, Sessions, WebSession, max_depth_of, whole_number
 from boardq.players.records import PlayerInfo, agent_info, chosen_value
@@ -262,13 +261,7 @@ class WebApp:
         """The game's board layout (made once; any game boardq plays, served or not)."""
         with self._lock:
             if game.name not in self._layouts:
-                match = Match(game)
-                try:
-                    self._layouts[game.name] = BoardLayout(
-                        game.text, game.num_actions, match.board()
-                    )
-                finally:
-                    match.close()
+                self._layouts[game.name] = BoardLayout.of_game(game)
             return self._layouts[game.name]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import threading
 from pathlib import Path
 
@@ -47,6 +48,23 @@ class Client:
             return response.status, response.getheader("Content-Type"), response.read()
         finally:
             connection.close()
+
+    def answer_to(self, data: bytes) -> str:
+        """Sends raw bytes on a new connection; what the server sent until it closed it.
+
+        For requests `http.client` would not send as they are (a body over the limit
+        announced and never sent): the answer's head and body may come in several
+        pieces, then the close.
+        """
+        sock = socket.create_connection((self.host, self.port), timeout=30)
+        try:
+            sock.sendall(data)
+            chunks = []
+            while chunk := sock.recv(4096):
+                chunks.append(chunk)
+            return b"".join(chunks).decode()
+        finally:
+            sock.close()
 
     def download(self, path: str) -> tuple[int, dict[str, str], bytes]:
         """GET a file: its status, headers (names in lower case) and bytes."""

@@ -233,12 +233,7 @@ def test_the_page_and_its_files_are_served(web_client):
 
 # -- without a server: the layouts of the six games, the session store ---------------------
 def layout_of(name: str) -> BoardLayout:
-    game = get_game(name)
-    match = Match(game)
-    try:
-        return BoardLayout(game.text, game.num_actions, match.board())
-    finally:
-        match.close()
+    return BoardLayout.of_game(get_game(name))
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 from pathlib import Path
 
 import pytest
@@ -42,14 +41,7 @@ def saved(web_client, state: dict, fmt: str) -> tuple[dict[str, str], bytes]:
 
 
 def layout_of(name: str) -> BoardLayout:
-    from boardq.play.match import Match
-
-    game = get_game(name)
-    match = Match(game)
-    try:
-        return BoardLayout(game.text, game.num_actions, match.board())
-    finally:
-        match.close()
+    return BoardLayout.of_game(get_game(name))
 
 
 # -- a game saved ------------------------------------------------------------------------
@@ -228,16 +220,10 @@ def test_a_record_file_up_to_its_limit_opens_and_one_over_is_refused(web_client)
     padded = GNUGO + b" " * (MAX_RECORD_BYTES - len(GNUGO))
     status, answer = open_record(web_client, padded)
     assert status == 200 and answer["games"][0]["moves"] == 68
-    sock = socket.create_connection((web_client.host, web_client.port), timeout=30)
-    sock.sendall(
+    answer = web_client.answer_to(  # refused before the body is read
         f"POST /api/records HTTP/1.1\r\nHost: {web_client.host}\r\n"
         f"Content-Length: {MAX_RECORD_BYTES + 1}\r\n\r\n".encode()
     )
-    chunks = []
-    while chunk := sock.recv(4096):  # refused before the body is read; then the close
-        chunks.append(chunk)
-    sock.close()
-    answer = b"".join(chunks).decode()
     assert answer.startswith("HTTP/1.1 413 ") and "at most 1 MiB" in answer
     assert web_client.request("GET", "/api/records")[0] == 405
 
