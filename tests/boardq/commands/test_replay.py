@@ -120,6 +120,22 @@ def test_replay_skips_a_bad_line_with_one_line_and_opens_the_rest(
     assert "the end: " in out
 
 
+def test_a_record_of_a_game_boardq_does_not_play_is_one_line_and_exit_1(
+    kept, tmp_path, monkeypatch, capsys
+):
+    import json
+
+    line = json.loads((kept / "league" / "games.jsonl").read_text().splitlines()[0])
+    (tmp_path / "x.jsonl").write_text(json.dumps({**line, "game": "chess"}) + "\n")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = replay(["x.jsonl"], "", monkeypatch, capsys)
+    assert (code, out) == (1, "")
+    assert (
+        err
+        == "boardq replay: error: x.jsonl, line 1: a game of 'chess', which boardq does not play\n"
+    )
+
+
 @pytest.mark.parametrize(
     "content, args, message",
     [
