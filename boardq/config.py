@@ -85,6 +85,15 @@ class TrainConfig(ExecutionSettings):
         help="self-play games open with k uniformly random legal moves, k drawn for "
         "each game from 0 to this (0: every move the policy's; docs/strength.md)",
     )
+    reward_lead: float = setting(
+        0.0,
+        group="algorithm",
+        check=UNIT,
+        help="share of a finished game's reward that is the mover's final lead by the "
+        "game's count (Go: the area margin over the board's points) instead of the "
+        "result: (1 - w) * result + w * lead (0: the result alone; go only; "
+        "docs/strength.md)",
+    )
     tau: float = setting(
         0.01, group="algorithm", check=RATE, help="soft target update rate per train step (0..1]"
     )

@@ -27,11 +27,16 @@ class Outcome(NamedTuple):
         where the rules make a move lose).
       done: bool [M], the game ended with this move (and has been restarted).
       first_mover: bool [M], the mover was the game's first player.
+      lead: float32 [M] or None: where a game ended, the mover's final lead by the
+        game's count as a share of the most it can be (Go: the area margin with the komi
+        over the board's points, within -1..1), else 0; None from games that keep no
+        count (`GameBatch.counts_lead` says which do).
     """
 
     reward: np.ndarray
     done: np.ndarray
     first_mover: np.ndarray
+    lead: np.ndarray | None = None
 
 
 class GameBatch(Protocol):
@@ -40,6 +45,8 @@ class GameBatch(Protocol):
     size: int
     obs_shape: tuple[int, ...]
     num_actions: int
+    counts_lead: bool = False
+    """Whether `step`'s outcomes carry the final lead (`Outcome.lead`)."""
 
     def observe(self) -> tuple[np.ndarray, np.ndarray]:
         """The players to move: int8 planes [M, *obs_shape] and bool legal moves [M, A].

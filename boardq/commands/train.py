@@ -107,7 +107,13 @@ def resolve_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
             if getattr(config.network, f.name) != getattr(base.network, f.name)
         ]
         raise RunDirError(f"cannot change the network of an existing run ({', '.join(changed)})")
-    return config.validate(), game
+    config.validate()
+    if config.reward_lead:  # before a run directory exists
+        from boardq.dqn.rewards import check_lead
+
+        vectorized = config.vectorized and game.vector is not None
+        check_lead(config.reward_lead, game.vector(1) if vectorized else None, game.name)
+    return config, game
 
 
 @contextlib.contextmanager

@@ -19,6 +19,7 @@ from boardq.dqn.coordination import put_until_stopped
 from boardq.dqn.openings import NoOpenings, Openings
 from boardq.dqn.policies import epsilon_greedy
 from boardq.dqn.returns import Plain, Returns
+from boardq.dqn.rewards import Results, Rewards
 from boardq.dqn.transitions import NStepBatch
 from boardq.gamebatch import GameBatch, Outcome
 
@@ -87,6 +88,7 @@ class Actor:
       returns: where the n-step returns stop (`boardq.dqn.returns`; default: plain).
       openings: how the games open (`boardq.dqn.openings`; default: every move the
         policy's).
+      rewards: what a move earns (`boardq.dqn.rewards`; default: the result).
       seed: this actor's seed (`Builder.actor_seed` gives each actor its own).
       admit: `admit(n, stop)` blocks until n more transitions may be collected (the
         replay-ratio limiter); returns False to give up (stop or timeout).
@@ -110,6 +112,7 @@ class Actor:
         pool: PoolOpponent | None = None,
         returns: Returns | None = None,
         openings: Openings | None = None,
+        rewards: Rewards | None = None,
     ):
         self.games = games
         self.name = name
@@ -121,6 +124,7 @@ class Actor:
         self._nstep = NStepBatch(n_step, discount, games.size, games.obs_shape, games.num_actions)
         self._returns = returns if returns is not None and n_step > 1 else Plain()
         self._openings = openings if openings is not None else NoOpenings()
+        self._rewards = rewards if rewards is not None else Results()
         self.stats = ActorStats()
         self.pool = pool  # the past snapshots it plays against, or None
         m = games.size
@@ -144,7 +148,8 @@ class Actor:
         self._nstep.record(obs, actions)
         outcome = self.games.step(actions)
         next_obs, next_mask = self.games.observe()
-        chunk = self._nstep.close(outcome.reward, outcome.done, next_obs, next_mask)
+        reward = self._rewards.rewards(outcome)
+        chunk = self._nstep.close(reward, outcome.done, next_obs, next_mask)
         if cut is not None and len(cut["action"]):
             chunk = {k: np.concatenate([cut[k], chunk[k]]) for k in chunk}
         self._count_results(outcome)

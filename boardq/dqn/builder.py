@@ -23,6 +23,7 @@ from boardq.dqn.learner_loop import LearnerLoop, Source
 from boardq.dqn.openings import make_openings
 from boardq.dqn.replay import RateLimiter, ReplayRing
 from boardq.dqn.returns import make_returns
+from boardq.dqn.rewards import check_lead, make_rewards
 from boardq.gamebatch import EnvGames, GameBatch
 
 if TYPE_CHECKING:
@@ -57,10 +58,13 @@ class Builder:
     def make_games(self, count: int, seed: int) -> GameBatch:
         """`count` games: the game's vectorized rules if it has them and they are on."""
         if self.config.vectorized and self.game.vector is not None:
-            return self.game.vector(count)
-        rng = np.random.default_rng(seed)
-        envs = [self.game.make_env() for _ in range(count)]
-        return EnvGames(envs, rng.integers(0, 2**31, count))
+            games = self.game.vector(count)
+        else:
+            rng = np.random.default_rng(seed)
+            envs = [self.game.make_env() for _ in range(count)]
+            games = EnvGames(envs, rng.integers(0, 2**31, count))
+        check_lead(self.config.reward_lead, games, self.game.name)
+        return games
 
     def actor_inference(self) -> tuple[str, str]:
         """How the actors compute Q-values (`actor_inference`), and one line saying why.
@@ -148,6 +152,7 @@ class Builder:
                     discount=cfg.discount,
                     returns=make_returns(cfg.returns),
                     openings=make_openings(cfg.opening_plies, cfg.games_per_thread),
+                    rewards=make_rewards(cfg.reward_lead),
                     seed=seed,
                     admit=admit,
                     name=f"actor-{process}-{i}" if process else f"actor-{i}",

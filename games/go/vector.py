@@ -61,6 +61,9 @@ class GoVector:
       komi: points added to white's area.
     """
 
+    counts_lead = True
+    """Outcomes carry the mover's area margin over the board's points (`Outcome.lead`)."""
+
     def __init__(self, num_games: int, size: int = 9, komi: float = 7.5):
         if num_games < 1:
             raise ValueError(f"num_games must be at least 1, got {num_games}")
@@ -118,14 +121,17 @@ class GoVector:
         self._passes = np.where(passing, self._passes + 1, 0).astype(np.int8)
         done = self._passes >= 2
         reward = np.zeros(self.size, np.float32)
+        lead = np.zeros(self.size, np.float32)
         for game in np.flatnonzero(done).tolist():
-            black_won = self._counter.area_margin(self._board[game, : self._points]) > 0
-            reward[game] = 1.0 if black_won == first[game] else -1.0
+            margin = self._counter.area_margin(self._board[game, : self._points])
+            reward[game] = 1.0 if (margin > 0) == first[game] else -1.0  # a tie is white's
+            mine = margin if first[game] else -margin
+            lead[game] = min(1.0, max(-1.0, mine / self._points))
         self._colour = -self._colour
         if done.any():
             self._restart(np.flatnonzero(done))
         self._update()
-        return Outcome(reward, done, first)
+        return Outcome(reward, done, first, lead)
 
     def _place(self, games: np.ndarray, points: np.ndarray) -> None:
         """Puts the mover's stone on `points[k]` in game `games[k]` and takes what it captures."""

@@ -28,6 +28,7 @@ def test_presets_are_valid_and_round_trip(name):
         ({"epsilon_end": 2.0}, "epsilon_end"),
         ({"returns": "retrace"}, "returns"),
         ({"opening_plies": -1}, "opening_plies"),
+        ({"reward_lead": 1.5}, "reward_lead"),
         ({"eval_average_agents": -1}, "eval_average_agents"),
         ({"eval_average_agents": 3, "keep_agent_every_sec": 0}, "keep_agent_every_sec"),
     ],

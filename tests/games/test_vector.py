@@ -106,7 +106,7 @@ class Corrupted:
         return planes, legal
 
     def step(self, actions):
-        reward, done, first = self.batch.step(actions)
+        reward, done, first, _ = self.batch.step(actions)
         if self.flaw == "first_mover":
             first = ~first
         elif self.flaw == "reward":

@@ -108,8 +108,10 @@ class Flawed:
         return planes, legal
 
     def step(self, actions):
-        reward, done, first = self.batch.step(actions)
-        return Outcome(np.zeros_like(reward) if self.flaw == "reward" else reward, done, first)
+        outcome = self.batch.step(actions)
+        if self.flaw == "reward":
+            return outcome._replace(reward=np.zeros_like(outcome.reward))
+        return outcome
 
 
 @pytest.mark.parametrize("flaw, seen", [("legal", "legal moves differ"), ("reward", "reward")])
@@ -184,6 +186,32 @@ def test_known_games(name):
         assert outcome.first_mover.tolist() == [ply % 2 == 0] * 3
     planes, legal = batch.observe()
     assert not planes.any() and legal.all()  # restarted
+
+
+# Go's final lead, the mover's area margin over the 81 points, for three known games:
+# black's one stone holds the board (81 - 7.5 for black, who passes last); the empty
+# board (white passes last, ahead by the komi); 2 - 1 - 7.5 for black, who passes last.
+GO_LEADS = [
+    ([40, PASS, PASS], 73.5 / 81),
+    ([PASS, PASS], 7.5 / 81),
+    ([0, 40, 1, PASS, PASS], -6.5 / 81),
+]
+
+
+@pytest.mark.parametrize("moves, lead", GO_LEADS)
+def test_go_counts_the_movers_final_lead(moves, lead):
+    batch = GO.vector(2)
+    assert batch.counts_lead
+    outcomes = [batch.step(np.full(2, action)) for action in moves]
+    assert [o.lead.tolist() for o in outcomes[:-1]] == [[0.0, 0.0]] * (len(moves) - 1)
+    np.testing.assert_allclose(outcomes[-1].lead, [lead, lead], rtol=1e-6)
+    assert (np.sign(outcomes[-1].lead) == outcomes[-1].reward).all()
+
+
+def test_hex_keeps_no_count():
+    batch = HEX.vector(2)
+    assert not getattr(batch, "counts_lead", False)
+    assert batch.step(np.zeros(2, np.int64)).lead is None
 
 
 @GAMES
