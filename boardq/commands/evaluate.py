@@ -178,6 +178,7 @@ def _play(args, game, factory, specs, recorder=None) -> tuple[dict, dict, bool]:
     from boardq.players.gtp_player import GtpPlayer, opening_plies
     from boardq.players.openspiel_bot import rule_checks
     from boardq.players.records import agent_info, spec_info
+    from boardq.players.records.count import LeadCount
 
     player = searching_player(factory.evaluated, args)
     progress = GameProgress(2 * args.games * len(specs))  # on stderr while the games play
@@ -185,6 +186,10 @@ def _play(args, game, factory, specs, recorder=None) -> tuple[dict, dict, bool]:
     watchers = [*observers, progress] + ([recorder] if recorder else [])
     if recorder:
         player = recorder.seat(player, agent_info(factory.evaluated, args.search, args.move_time))
+    lead = LeadCount(game) if LeadCount.counts(game) else None
+    if lead:
+        watchers.append(lead)
+        player = lead.seat(player)
     results, engines = {}, {}
     with progress:
         for spec in specs:
@@ -210,6 +215,8 @@ def _play(args, game, factory, specs, recorder=None) -> tuple[dict, dict, bool]:
             r["seconds"] = time.perf_counter() - t0
             r["opening_plies"] = float(plies)
             r.update(timed.summary())
+            if lead:
+                r.update(lead.summary())
             if isinstance(opponent, GtpPlayer):
                 r.update(opponent.summary())
                 engines[spec.name] = {
@@ -279,8 +286,16 @@ def _varied(name: str, r: dict[str, float], engine: dict | None) -> list[str]:
     """How the games against `name` were varied, and what the engine's own count said."""
     plies = int(r.get("opening_plies", 0))
     opening = f"{counted(plies, 'random opening move')}, the same for both seats"
+    own = []
+    if "lead/mean" in r:
+        own = [
+            f"  boardq's count gave the agent a mean lead of {r['lead/mean']:+.1f} "
+            f"over {counted(int(r['lead/games']), 'game')}"
+        ]
     if engine is None:
-        return [f"{name}: games opened with {opening}"] if plies else []
+        if plies:
+            return [f"{name}: games opened with {opening}", *own]
+        return [f"{name}:", *own] if own else []
     how = [engine["varied"]] if engine["varied"] else ["nothing: it takes no seed"]
     how = ([] if plies and not engine["varied"] else how) + ([opening] if plies else [])
     lines = [f"{name}: {engine['engine']}; games varied by {'; '.join(how)}"]
@@ -295,7 +310,7 @@ def _varied(name: str, r: dict[str, float], engine: dict | None) -> list[str]:
         lines.append(f"  {count}")
     if r.get("engine/resigned"):
         lines.append(f"  it resigned {counted(int(r['engine/resigned']), 'game')}")
-    return lines
+    return lines + own
 
 
 def _score(r: dict[str, float], prefix: str) -> str:

@@ -10,7 +10,6 @@ from typing import Any, NamedTuple
 import numpy as np
 import pytest
 
-from boardq.gamebatch import Outcome
 from boardq.vector_check import (
     compare_with_envs,
     compare_with_spiel,

@@ -52,6 +52,9 @@ def test_evaluate_against_gnu_go_reports_its_count_and_its_seeds():
     assert scores["games"] == 2.0 and 0.0 <= scores["score_low"] <= scores["score_high"] <= 1.0
     assert scores["engine/scored"] == 2.0 and scores["engine/disagreements"] == 0.0
     assert scores["opening_plies"] == 0.0
+    # boardq's own count of the final boards is the engine's (both count area, the dead
+    # stones captured).
+    assert scores["lead/games"] == 2.0 and scores["lead/mean"] == scores["engine/opponent_margin"]
     engine = report["engines"][GNUGO]
     assert engine["engine"].startswith("GNU Go 3.8 (") and "gnugo)" in engine["engine"]
     assert "set_random_seed 0, 1" in engine["varied"] and engine["disagreeing_games"] == []
