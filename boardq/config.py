@@ -90,9 +90,9 @@ class TrainConfig(ExecutionSettings):
         group="algorithm",
         check=UNIT,
         help="share of a finished game's reward that is the mover's final lead by the "
-        "game's count (Go: the area margin over the board's points) instead of the "
-        "result: (1 - w) * result + w * lead (0: the result alone; go only; "
-        "docs/strength.md)",
+        "game's count (Go: the area margin over the board's points; Othello: the discs) "
+        "instead of the result: (1 - w) * result + w * lead (0: the result alone; go "
+        "and othello; docs/strength.md)",
     )
     tau: float = setting(
         0.01, group="algorithm", check=RATE, help="soft target update rate per train step (0..1]"

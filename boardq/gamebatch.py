@@ -11,8 +11,8 @@ forward pass always has `size` rows. Two implementations exist:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -120,11 +120,22 @@ class EnvGames:
     Args:
       envs: fresh environments of one game (with an action mask in the observation).
       seeds: one reset seed per environment.
+      score: black's points minus white's of a finished game's environment (the first
+        player is black; `GtpDialect.score`), for `Outcome.lead`; None: no count.
+      points: the most a game can be won by, for the lead's scale (the board's points).
     """
 
-    def __init__(self, envs: Sequence, seeds: Sequence[int]):
+    def __init__(
+        self,
+        envs: Sequence,
+        seeds: Sequence[int],
+        score: Callable[[Any], float] | None = None,
+        points: float = 1.0,
+    ):
         self.envs = list(envs)
         self.size = len(self.envs)
+        self._score, self._points = score, float(points)
+        self.counts_lead = score is not None
         env0 = self.envs[0]
         agent0 = env0.possible_agents[0]
         self.obs_shape = tuple(env0.observation_space(agent0)["observation"].shape)
@@ -148,6 +159,7 @@ class EnvGames:
         reward = np.zeros(self.size, np.float32)
         done = np.zeros(self.size, bool)
         first = np.zeros(self.size, bool)
+        lead = np.zeros(self.size, np.float32) if self._score is not None else None
         for i, (game, action) in enumerate(zip(self._games, actions.tolist(), strict=True)):
             mover = game.agent_selection
             first[i] = mover == game.possible_agents[0]
@@ -155,6 +167,9 @@ class EnvGames:
             reward[i] = game.rewards[mover]
             if game.terminations[mover] or game.truncations[mover]:
                 done[i] = True
+                if lead is not None:
+                    black = self._score(game)
+                    lead[i] = np.clip((black if first[i] else -black) / self._points, -1, 1)
                 game.reset()
             self._set(i, game.observe(game.agent_selection))
-        return Outcome(reward, done, first)
+        return Outcome(reward, done, first, lead)

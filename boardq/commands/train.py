@@ -109,10 +109,9 @@ def resolve_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
         raise RunDirError(f"cannot change the network of an existing run ({', '.join(changed)})")
     config.validate()
     if config.reward_lead:  # before a run directory exists
-        from boardq.dqn.rewards import check_lead
+        from boardq.dqn.builder import Builder
 
-        vectorized = config.vectorized and game.vector is not None
-        check_lead(config.reward_lead, game.vector(1) if vectorized else None, game.name)
+        Builder(config, game).make_games(1, 0)  # refuses games that keep no count
     return config, game
 
 

@@ -8,8 +8,9 @@ results are noisy. With a share w of the lead, the move that ends a game earns
 
     (1 - w) * result + w * lead
 
-where lead is the mover's final margin as a share of the most it can be (Go: area
-margin with the komi over the board's points, `Outcome.lead`). The sign stays the
+where lead is the mover's final margin as a share of the most it can be
+(`Outcome.lead`: Go's area margin with the komi over the board's 81 points, Othello's
+disc margin over its 64 squares). The sign stays the
 result's (a lead has the result's sign), so the values keep meaning "above zero:
 winning" and the search and the results counted are unchanged; their size now also
 says by how much.
@@ -79,7 +80,7 @@ def check_lead(share: float, games: object, name: str) -> None:
 
     Args:
       share: the setting.
-      games: a `GameBatch` of the game as it is trained (None: no vectorized rules).
+      games: a `GameBatch` of the game as it is trained.
       name: the game's name, for the message.
 
     Raises:
@@ -87,6 +88,6 @@ def check_lead(share: float, games: object, name: str) -> None:
     """
     if share and not getattr(games, "counts_lead", False):
         raise ConfigError(
-            f"reward_lead needs a game that keeps a count (go, with its vectorized rules); "
-            f"{name} as trained here has none: set reward_lead to 0"
+            f"reward_lead needs a game that keeps a count (go, othello); {name} keeps "
+            f"none: set reward_lead to 0"
         )

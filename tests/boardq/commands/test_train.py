@@ -75,7 +75,6 @@ def one_line_error(result: subprocess.CompletedProcess, code: int, *words: str) 
         (["train", "tictactoe", "--resume-without-replay"], 1, ["goes with --resume"]),
         (["train", "go", "--reward-lead", "1.5"], 1, ["reward_lead must be in [0, 1]"]),
         (["train", "tictactoe", "--reward-lead", "0.5"], 1, ["reward_lead needs", "tictactoe"]),
-        (["train", "go", "--reward-lead", "0.5", "--vectorized", "false"], 1, ["reward_lead"]),
     ],
 )
 def test_bad_input_is_one_clear_line(args, code, words):

@@ -75,11 +75,36 @@ def test_the_builder_refuses_the_lead_where_the_games_keep_no_count(tiny_config)
         Builder(tiny_config.replace(reward_lead=0.5), get_game("tictactoe")).make_actors(
             passing, None, lambda: 0.0
         )
-    go = get_game("go")
+
+
+@pytest.mark.parametrize("vectorized", [True, False])
+def test_go_pays_the_lead_with_either_stepping(tiny_config, vectorized):
+    """The vectorized rules and the PettingZoo environments count the same lead."""
     settings = tiny_config.replace(game="go", reward_lead=0.5, games_per_thread=4)
-    with pytest.raises(ConfigError, match="go as trained here has none"):
-        Builder(settings.replace(vectorized=False), go).make_actors(passing, None, lambda: 0.0)
-    actors = Builder(settings, go).make_actors(passing, None, lambda: 0.0)
-    ends = [a.step() and a.step() for a in actors]
-    for chunk in ends:
+    actors = Builder(settings.replace(vectorized=vectorized), get_game("go")).make_actors(
+        passing, None, lambda: 0.0
+    )
+    for actor in actors:
+        chunk = actor.step() and actor.step()
         np.testing.assert_allclose(chunk["reward"][chunk["discount"] == 0], 0.5 + 0.5 * 7.5 / 81)
+
+
+def test_othello_environments_count_the_disc_lead():
+    """Othello's disc margin over its 64 squares, from the mover's side, on random games."""
+    from boardq.gamebatch import EnvGames
+
+    othello = get_game("othello")
+    games = EnvGames([othello.make_env() for _ in range(4)], [0, 1, 2, 3],
+                     score=othello.gtp.score, points=64)  # fmt: skip
+    assert games.counts_lead
+    rng = np.random.default_rng(0)
+    ended = 0
+    while ended < 8:
+        _, mask = games.observe()
+        outcome = games.step(np.array([rng.choice(np.flatnonzero(m)) for m in mask]))
+        done = outcome.done
+        ended += int(done.sum())
+        assert (outcome.lead[~done] == 0).all()
+        lead, reward = outcome.lead[done], outcome.reward[done]
+        assert (np.sign(lead) == reward).all()  # ahead on discs: the win
+        assert np.all(np.abs(lead * 64 - np.round(lead * 64)) < 1e-4)  # whole discs
