@@ -294,3 +294,23 @@ def test_random_play_plays_only_legal_moves(game):
         batch.step(actions)
     assert (played > 0).all()
     assert random_play_rate(batch, 0.1, rng) > 0
+
+
+def test_go_leads_match_the_environments_count():
+    """Random games that pass often (so that many end): both steppings count each the same."""
+    from boardq.gamebatch import EnvGames
+
+    batch = GO.vector(6)
+    envs = EnvGames([GO.make_env() for _ in range(6)], range(6), score=GO.gtp.score, points=81)
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(300):
+        _, legal = envs.observe()
+        np.testing.assert_array_equal(batch.observe()[1], legal)
+        moves = np.array([rng.choice(np.flatnonzero(m)) for m in legal])
+        moves[rng.random(6) < 0.15] = PASS
+        got, want = batch.step(moves), envs.step(moves)
+        np.testing.assert_array_equal(got.done, want.done)
+        np.testing.assert_allclose(got.lead, want.lead, atol=1e-6)
+        ended += int(got.done.sum())
+    assert ended > 30  # about 45 with this seed
