@@ -2,18 +2,18 @@
 
 By default the move that ends a game earns the result: +1 a win, -1 where the rules
 make the move lose, 0 a draw (the loser's -1 arrives through the bootstrap). In a game
-that keeps a count (Go's area), the result says nothing of by how much: a game lost by
-the whole board teaches the same as one lost by half a point, and two weak players'
-results are noisy. With a share w of the lead, the move that ends a game earns
+that keeps a count (Go's area, Othello's discs), the result says nothing of by how
+much: a game lost by the whole board teaches the same as one lost by half a point, and
+two weak players' results are noisy. With a share w of the lead, the move that ends a
+game earns
 
     (1 - w) * result + w * lead
 
 where lead is the mover's final margin as a share of the most it can be
 (`Outcome.lead`: Go's area margin with the komi over the board's 81 points, Othello's
-disc margin over its 64 squares). The sign stays the
-result's (a lead has the result's sign), so the values keep meaning "above zero:
-winning" and the search and the results counted are unchanged; their size now also
-says by how much.
+disc margin over its 64 squares). The sign stays the result's (a lead has the result's
+sign), so the values keep meaning "above zero: winning" and the search and the results
+counted are unchanged; their size now also says by how much.
 
 A `Rewards` answers one question per move, for a batch of games: what each mover
 earned.
