@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-__all__ = ["EnvGames", "GameBatch", "Outcome", "PlanesBatch", "unwrap_guards"]
+__all__ = ["EnvGames", "GameBatch", "Outcome", "PlanesBatch", "mover_lead", "unwrap_guards"]
 
 
 class Outcome(NamedTuple):
@@ -37,6 +37,18 @@ class Outcome(NamedTuple):
     done: np.ndarray
     first_mover: np.ndarray
     lead: np.ndarray | None = None
+
+
+def mover_lead(black_margin: float, first_mover: bool, points: float) -> float:
+    """`Outcome.lead` of one finished game: the mover's margin over `points`, within -1..1.
+
+    Args:
+      black_margin: black's (the first player's) points minus white's, komi included.
+      first_mover: the move that ended the game was black's.
+      points: the most a game can be won by (the board's points).
+    """
+    mine = black_margin if first_mover else -black_margin
+    return min(1.0, max(-1.0, mine / points))
 
 
 class GameBatch(Protocol):
@@ -168,8 +180,7 @@ class EnvGames:
             if game.terminations[mover] or game.truncations[mover]:
                 done[i] = True
                 if lead is not None:
-                    black = self._score(game)
-                    lead[i] = np.clip((black if first[i] else -black) / self._points, -1, 1)
+                    lead[i] = mover_lead(self._score(game), first[i], self._points)
                 game.reset()
             self._set(i, game.observe(game.agent_selection))
         return Outcome(reward, done, first, lead)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardq.gamebatch import Outcome
+from boardq.gamebatch import Outcome, mover_lead
 from games.go.rules import GoRules
 
 __all__ = ["GoVector"]
@@ -125,8 +125,7 @@ class GoVector:
         for game in np.flatnonzero(done).tolist():
             margin = self._counter.area_margin(self._board[game, : self._points])
             reward[game] = 1.0 if (margin > 0) == first[game] else -1.0  # a tie is white's
-            mine = margin if first[game] else -margin
-            lead[game] = min(1.0, max(-1.0, mine / self._points))
+            lead[game] = mover_lead(margin, first[game], self._points)
         self._colour = -self._colour
         if done.any():
             self._restart(np.flatnonzero(done))

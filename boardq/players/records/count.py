@@ -50,6 +50,11 @@ class LeadCount:
         """`player` (the evaluated agent), noting its colour each game."""
         return _Seat(player, self)
 
+    def agent_moves(self) -> None:
+        """The agent is to move: at its first move of a game, its colour is noted."""
+        if self._agent_first is None:
+            self._agent_first = len(self._actions) % 2 == 0
+
     def new_game(self) -> None:
         self._actions, self._agent_first = [], None
 
@@ -77,8 +82,7 @@ class _Seat:
         self.player, self._count = player, count
 
     def act(self, observation: Mapping[str, np.ndarray]) -> int:
-        if self._count._agent_first is None:
-            self._count._agent_first = len(self._count._actions) % 2 == 0
+        self._count.agent_moves()
         return self.player.act(observation)
 
     def __getattr__(self, name: str) -> Any:  # q_values, move_time, depth... of the player
