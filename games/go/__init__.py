@@ -18,7 +18,7 @@ from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.gtp import GtpDialect
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from games.go.env import area_score, display_board, make_go_env
-from games.go.rules import GoRules
+from games.go.rules import PLANES, GoRules
 from games.go.text import SIZE, TEXT
 from games.go.vector import GoVector
 from games.presets import BOARD_GAME
@@ -33,7 +33,7 @@ _SPIEL_MAX_MOVES = 100_000
 
 PRESET = BOARD_GAME.replace(
     game="go",
-    # 300k transitions of (9, 9, 4) planes twice over take ~220 MB; 500k took 350.
+    # 300k transitions of (9, 9, 8) planes twice over take ~440 MB.
     replay_capacity=300_000,
     replay_ratio=16.0,
     discount=0.995,
@@ -78,7 +78,7 @@ GAME = Game(
     name="go",
     title="Go",
     env_id="classic/go-v5",
-    obs_shape=(SIZE, SIZE, 4),
+    obs_shape=(SIZE, SIZE, PLANES),
     num_actions=_POINTS + 1,
     preset=PRESET,
     rules=RULES,

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from games.go.rules import PLANES, fill_liberty_planes
+
 __all__ = ["GoView", "area_score", "board_size_guard", "display_board", "make_go_env"]
 
 
@@ -35,16 +37,17 @@ def board_size_guard(raw: Any) -> Callable[[], None]:
 
 
 class GoView:
-    """Planes [N, N, 4] from MiniGo's position, seen by `agent`.
+    """Planes [N, N, PLANES] from MiniGo's position, seen by `agent`.
 
     Channel 0: its stones; 1: the opponent's; 2: all ones if it plays white (komi is
     white's, so the same stones are worth more to white); 3: all ones if the last move
-    was a pass (a pass then ends the game).
+    was a pass (a pass then ends the game); 4-7: its stones in groups of one liberty,
+    of two, and the opponent's (`games.go.rules.PLANES`), from MiniGo's own count.
     """
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.obs_shape = (size, size, 4)
+        self.obs_shape = (size, size, PLANES)
         self.num_actions = size * size + 1
 
     def observe(self, raw: Any, agent: str) -> tuple[np.ndarray, np.ndarray]:
@@ -56,6 +59,8 @@ class GoView:
         planes[..., 1] = position.board == -mine
         planes[..., 2] = seat
         planes[..., 3] = bool(position.recent) and position.recent[-1].move is None
+        liberties = position.lib_tracker.liberty_cache
+        fill_liberty_planes(planes, position.board == mine, position.board == -mine, liberties)
         mask = np.zeros(self.num_actions, np.int8)
         if agent == raw.agent_selection:
             mask[raw.next_legal_moves] = 1

@@ -15,8 +15,9 @@ A position is an int16 array [N * N + 3]:
 - `[N * N + 1]` (`PASSES`): how many passes in a row led here (2: the game is over);
 - `[N * N + 2]` (`KO`): the point the mover may not play (it would retake a ko), or -1.
 
-The observation planes show all but the ko point, which only the legal moves show (the
-one empty point that is neither legal nor suicide): `board_from_planes` reads it there.
+The observation planes (`PLANES` of them, `planes_from_board`) show all but the ko
+point, which only the legal moves show (the one empty point that is neither legal nor
+suicide): `board_from_planes` reads it there.
 """
 
 from __future__ import annotations
@@ -25,10 +26,37 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["COLOUR", "KO", "PASSES", "GoRules"]
+__all__ = ["COLOUR", "KO", "PASSES", "PLANES", "GoRules", "fill_liberty_planes"]
 
 COLOUR, PASSES, KO = -3, -2, -1
 """Where a position keeps its state beyond the points (negative indices)."""
+
+PLANES = 8
+"""Planes of an observation: the mover's stones, the opponent's, ones if the mover is
+white, ones if the last move was a pass; then the mover's stones whose group has one
+liberty (in atari), two liberties, and the opponent's with one, two.
+
+A small network sees a few points around each point; a group's liberties are a count
+over the whole group, which it cannot make, and on which life and capture turn (the
+liberty planes of Maddison et al. 2014 and AlphaGo's inputs)."""
+
+
+def fill_liberty_planes(
+    planes: np.ndarray, mine: np.ndarray, theirs: np.ndarray, liberties: np.ndarray
+) -> None:
+    """Writes planes 4-7 of `planes` [..., N, N, PLANES] from the stones and liberties.
+
+    Args:
+      planes: the observation planes (batched or not), written in place.
+      mine, theirs: bool [..., N, N]: the mover's stones, the opponent's.
+      liberties: int [..., N, N]: the liberties of the group of the stone on each point
+        (anything on an empty point).
+    """
+    one, two = liberties == 1, liberties == 2
+    planes[..., 4] = mine & one
+    planes[..., 5] = mine & two
+    planes[..., 6] = theirs & one
+    planes[..., 7] = theirs & two
 
 
 def _neighbours(size: int) -> tuple[tuple[int, ...], ...]:
@@ -107,8 +135,9 @@ class GoRules:
         """The position of the mover's planes (`games.go.env.GoView`) and legal moves.
 
         Args:
-            planes: int [N, N, 4]: the mover's stones, the opponent's, ones if the
-                mover is white, ones if the last move was a pass.
+            planes: int [N, N, PLANES]: the mover's stones, the opponent's, ones if
+                the mover is white, ones if the last move was a pass, and the liberty
+                planes (read by nobody here: they follow from the stones).
             legal: the mover's legal moves (bool [N * N + 1]); the ko point is the empty
                 point they leave out that is not suicide. None: no ko.
 
@@ -117,9 +146,10 @@ class GoRules:
                 the position.
         """
         planes = np.asarray(planes)
-        if planes.shape != (self.size, self.size, 4):
+        if planes.shape != (self.size, self.size, PLANES):
             raise ValueError(
-                f"expected Go planes of shape {(self.size, self.size, 4)}, got {planes.shape}"
+                f"expected Go planes of shape {(self.size, self.size, PLANES)}, "
+                f"got {planes.shape}"
             )
         position = self.start()
         position[: self.points] = (planes[..., 0] != 0).ravel().astype(np.int16) - (
@@ -143,12 +173,27 @@ class GoRules:
         """The mover's planes of a position: the inverse of `board_from_planes`."""
         position = self.checked(position)
         cells = position[: self.points].reshape(self.size, self.size)
-        planes = np.zeros((self.size, self.size, 4), np.int8)
+        planes = np.zeros((self.size, self.size, PLANES), np.int8)
         planes[..., 0] = cells == 1
         planes[..., 1] = cells == -1
         planes[..., 2] = position[COLOUR]
         planes[..., 3] = position[PASSES] > 0
+        liberties = self.liberties(position).reshape(self.size, self.size)
+        fill_liberty_planes(planes, cells == 1, cells == -1, liberties)
         return planes
+
+    def liberties(self, position: np.ndarray) -> np.ndarray:
+        """Int [N * N]: the liberties of the group of each stone (0 on empty points)."""
+        cells = self.checked(position)[: self.points].tolist()
+        counts = np.zeros(self.points, np.int64)
+        near = self._near
+        for point, value in enumerate(cells):
+            if value == 0 or counts[point]:
+                continue
+            group = _stones(cells, point, near)
+            free = {n for stone in group for n in near[stone] if cells[n] == 0}
+            counts[list(group)] = len(free)
+        return counts
 
     def key(self, position: np.ndarray) -> bytes:
         """A hashable key of the position, for memo tables."""

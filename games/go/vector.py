@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardq.gamebatch import Outcome, mover_lead
-from games.go.rules import GoRules
+from games.go.rules import PLANES, GoRules, fill_liberty_planes
 
 __all__ = ["GoVector"]
 
@@ -52,7 +52,8 @@ class GoVector:
 
     Black (`black_0`, PettingZoo's first agent) moves first in every game. Observations
     are the planes of the player to move (its stones, the opponent's, ones if it is
-    white, ones if the last move was a pass); action `a < N * N` is the point at row
+    white, ones if the last move was a pass, and the liberty planes of
+    `games.go.rules.PLANES`); action `a < N * N` is the point at row
     `a // N` from the top, column `a % N`, and `N * N` is the pass.
 
     Args:
@@ -70,7 +71,7 @@ class GoVector:
         self.size = int(num_games)
         self.board_size = int(size)
         self._points = points = self.board_size * self.board_size
-        self.obs_shape = (self.board_size, self.board_size, 4)
+        self.obs_shape = (self.board_size, self.board_size, PLANES)
         self.num_actions = points + 1
         self._counter = GoRules(self.board_size, komi)
         self._near = _neighbour_table(self.board_size)
@@ -92,7 +93,7 @@ class GoVector:
         self._update()
 
     def observe(self) -> tuple[np.ndarray, np.ndarray]:
-        """int8 planes [M, N, N, 4] and bool legal moves [M, N * N + 1] of the players to move.
+        """int8 planes [M, N, N, PLANES] and bool legal moves [M, N * N + 1] of the players to move.
 
         The arrays belong to the batch and are overwritten by the next `step`.
         """
@@ -201,7 +202,11 @@ class GoVector:
         legal[ko, self._ko[ko]] = False
         shape = (self.size, self.board_size, self.board_size)
         planes = self._planes
-        planes[..., 0] = (stones == self._colour[:, None]).reshape(shape)
-        planes[..., 1] = (stones == -self._colour[:, None]).reshape(shape)
+        mine = (stones == self._colour[:, None]).reshape(shape)
+        theirs = (stones == -self._colour[:, None]).reshape(shape)
+        planes[..., 0] = mine
+        planes[..., 1] = theirs
         planes[..., 2] = (self._colour == -1)[:, None, None]
         planes[..., 3] = (self._passes > 0)[:, None, None]
+        liberties = self._liberties[self._labels[:, :points]].reshape(shape)
+        fill_liberty_planes(planes, mine, theirs, liberties)

@@ -35,7 +35,7 @@ def test_planes_are_the_movers_with_colour_and_pass_planes():
     black, white = env.possible_agents
     env.step(GAME.text.parse("D4", ANY))  # row 4 from the bottom: 9 - 4 = 5 from the top
     planes = env.observe(white)["observation"]
-    assert planes.shape == (9, 9, 4) and planes.dtype == np.int8
+    assert planes.shape == (9, 9, 8) and planes.dtype == np.int8
     assert not planes[..., 0].any() and np.argwhere(planes[..., 1]).tolist() == [[5, 3]]
     assert planes[..., 2].all() and not planes[..., 3].any()  # white; black did not pass
     env.step(PASS)

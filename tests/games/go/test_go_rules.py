@@ -108,7 +108,7 @@ def test_the_first_position_is_the_empty_board_black_to_move():
     replayed = Replayed([])
     np.testing.assert_array_equal(replayed.position, RULES.start())
     assert replayed.legal().all() and replayed.position[KO] == -1
-    assert RULES.planes_from_board(RULES.start()).shape == (9, 9, 4)
+    assert RULES.planes_from_board(RULES.start()).shape == (9, 9, 8)
 
 
 def test_a_corner_stone_is_captured_and_its_point_is_suicide_for_it():
@@ -230,8 +230,8 @@ def test_a_tie_is_whites_as_go_v5_counts_it():
     "planes, legal, message",
     [
         (np.zeros((9, 9, 3)), None, "planes of shape"),
-        (np.zeros((9, 9, 4)), np.ones(81, bool), "82 legal moves"),
-        (np.zeros((9, 9, 4)), np.r_[np.ones(81, bool), False], "do not fit"),
+        (np.zeros((9, 9, 8)), np.ones(81, bool), "82 legal moves"),
+        (np.zeros((9, 9, 8)), np.r_[np.ones(81, bool), False], "do not fit"),
     ],
 )
 def test_bad_planes_or_legal_moves_are_refused(planes, legal, message):
