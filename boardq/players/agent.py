@@ -51,7 +51,8 @@ def _check_game_shapes(path: Path, header: dict[str, Any]) -> None:
     if shapes != (tuple(known.obs_shape), known.num_actions):
         raise AgentFileError(
             f"{path}: its network takes {shapes[0]} planes and {shapes[1]} moves, "
-            f"but {known.name} has {tuple(known.obs_shape)} and {known.num_actions}"
+            f"but {known.name} has {tuple(known.obs_shape)} and {known.num_actions}: "
+            "an agent of another version of the game's planes; train it again"
         )
 
 
