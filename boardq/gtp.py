@@ -19,8 +19,8 @@ only blanks is no command.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 __all__ = [
@@ -63,6 +63,8 @@ class GtpDialect:
             `genmove` names the colour to move anyway.
         score: black's points minus white's, komi included, of a finished game's
             environment (`final_score`); None where boardq has no count.
+        handicap: the points of a fixed handicap of n stones (`handicap[n]`, GTP's
+            `fixed_handicap` placement as vertices), where the game has one (Go).
     """
 
     size: int
@@ -72,6 +74,18 @@ class GtpDialect:
     komi: float | None = None
     passes_implied: bool = False
     score: Callable[[Any], float] | None = None
+    handicap: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+
+    def handicap_actions(self, stones: int) -> tuple[int, ...]:
+        """The actions of a fixed handicap of `stones` stones.
+
+        Raises:
+            ValueError: the game has no handicap of that many stones.
+        """
+        if stones not in self.handicap:
+            known = ", ".join(str(n) for n in sorted(self.handicap)) or "none"
+            raise ValueError(f"no fixed handicap of {stones} stones here (there are: {known})")
+        return tuple(self.action(vertex) for vertex in self.handicap[stones])
 
     def vertex(self, action: int) -> str:
         """The GTP vertex of an action: "E5", "d3" or "pass"."""

@@ -92,6 +92,16 @@ def add_command(sub) -> None:
         f"{DEFAULT_OPENING_PLIES} against an engine that takes no seed, such as GRhino, "
         "else 0)",
     )
+    p.add_argument(
+        "--handicap",
+        type=number(int, minimum=2),
+        default=None,
+        metavar="N",
+        help="Go: as black the agent starts every game with N stones (2-9) on the "
+        "fixed handicap points, its opponent passing while they are placed (the komi "
+        "stays white's); as white it plays even games. A graded measure against an "
+        "engine far stronger than the agent (docs/strength.md)",
+    )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument(
         "--record",
@@ -129,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     if args.symmetric:
         check_symmetric(game)
+    handicap = _handicap(args, game)
     specs = list({s.name: s for s in args.opponent or default_opponents(game)}.values())
     # Everything that can be refused is refused before TensorFlow loads (seconds).
     for spec in [PlayerSpec(Kind.AGENT, "agent", path=args.agent), *specs]:
@@ -138,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     # Agents play as their runs chose (averaged or not) unless --[no-]symmetric says.
     with PlayerFactory(game, symmetric=None) as factory:
         factory.evaluated = agent = factory.agent(args.agent, symmetric=args.symmetric)
-        results, engines, checked = _play(args, game, factory, specs, recorder)
+        results, engines, checked = _play(args, game, factory, specs, recorder, handicap)
     header = {
         "game": game.name,
         "agent": str(agent.path),
@@ -147,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
         "symmetries": agent.symmetries,
         "symmetric_as_its_run_chose": args.symmetric is None,
         "games_per_seat": args.games,
+        "handicap": args.handicap or 0,
         "score": SCORE_CONVENTION,
         "rules_checked_by_openspiel": checked,
     }
@@ -163,6 +175,28 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _handicap(args: argparse.Namespace, game):
+    """The `Handicap` that `--handicap` asks for, or None.
+
+    Raises:
+        BoardqError: the game has no such handicap, or `--opening-plies` is given too.
+    """
+    from boardq.errors import BoardqError
+    from boardq.players.evaluation import Handicap
+
+    if args.handicap is None:
+        return None
+    if game.gtp is None or not game.gtp.handicap:
+        raise BoardqError(f"--handicap is for Go; {game.title} has no handicap stones")
+    if args.opening_plies:
+        raise BoardqError("--handicap and --opening-plies open the games two ways: give one")
+    try:
+        points = game.gtp.handicap_actions(args.handicap)
+    except ValueError as e:
+        raise BoardqError(f"--handicap {args.handicap}: {e}") from None
+    return Handicap(points, game.gtp.pass_action)
+
+
 def _recorder(folder: str | None, game):
     """A recorder that keeps every game in `folder` (checked writable now), or None."""
     if not folder:
@@ -172,7 +206,7 @@ def _recorder(folder: str | None, game):
     return Recorder(game, sink=RecordFolder(folder).add)
 
 
-def _play(args, game, factory, specs, recorder=None) -> tuple[dict, dict, bool]:
+def _play(args, game, factory, specs, recorder=None, handicap=None) -> tuple[dict, dict, bool]:
     """Plays each opponent; (results by opponent, engines' notes, rules cross-checked)."""
     from boardq.players.evaluation import Openings, TimedPlayer, evaluate
     from boardq.players.gtp_player import GtpPlayer, opening_plies
@@ -197,6 +231,7 @@ def _play(args, game, factory, specs, recorder=None) -> tuple[dict, dict, bool]:
             t0 = time.perf_counter()
             opponent = factory.make(spec, args.seed)
             plies = opening_plies(opponent) if args.opening_plies is None else args.opening_plies
+            plies = 0 if handicap else plies
             avoid = game.gtp.pass_action if game.gtp is not None else None
             seated = opponent
             if recorder:
@@ -210,7 +245,7 @@ def _play(args, game, factory, specs, recorder=None) -> tuple[dict, dict, bool]:
                 args.games,
                 seed=args.seed,
                 observers=watchers,
-                openings=Openings(plies, avoid),
+                openings=handicap or Openings(plies, avoid),
             )
             r["seconds"] = time.perf_counter() - t0
             r["opening_plies"] = float(plies)
@@ -273,6 +308,12 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
             low, high = r["depth_min"], r["depth_max"]
             timing += f"; depth {r['depth_mean']:.1f} on average, {low:.0f}-{high:.0f}"
         lines.append(f"  {'':<{width}} {'both':<7} {'':>17}  {_score(r, '')}  ({timing})")
+    if header.get("handicap"):
+        lines.append(
+            f"as black (first) the agent started every game with {header['handicap']} "
+            "handicap stones, its opponent passing (the komi stayed white's); as white "
+            "(second) it played even games"
+        )
     for name, r in results.items():
         lines += _varied(name, r, header.get("engines", {}).get(name))
     if header.get("records"):
@@ -288,9 +329,14 @@ def _varied(name: str, r: dict[str, float], engine: dict | None) -> list[str]:
     opening = f"{counted(plies, 'random opening move')}, the same for both seats"
     own = []
     if "lead/mean" in r:
+        seats = [
+            f"{seat} {r[f'lead/{seat}/mean']:+.1f}"
+            for seat in ("first", "second")
+            if f"lead/{seat}/mean" in r
+        ]
         own = [
             f"  boardq's count gave the agent a mean lead of {r['lead/mean']:+.1f} "
-            f"over {counted(int(r['lead/games']), 'game')}"
+            f"over {counted(int(r['lead/games']), 'game')} ({', '.join(seats)})"
         ]
     if engine is None:
         if plies:

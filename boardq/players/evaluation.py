@@ -13,7 +13,9 @@ and observers that implement `resigned` are told.
 
 Games between deterministic players repeat. `Openings` start each game with a few
 seeded random moves, played by neither player; `evaluate` gives a game and the game
-with the seats swapped the same opening.
+with the seats swapped the same opening. A `Handicap` starts each game with stones of
+the evaluated player's colour on given points instead where it plays first (Go's
+handicap against a player much stronger), placed one a turn while the opponent passes.
 
 Scores count a win 1, a draw 0.5 and a loss 0 (the convention of Elo ratings), so a
 score is the mean points per game in [0, 1]; 0.5 is an even match.
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
     from pettingzoo.utils.env import AECEnv
 
 __all__ = [
+    "Handicap",
     "MoveObserver",
     "Openings",
     "PerfectPlayer",
@@ -148,6 +151,62 @@ class Openings:
         """The opening's mover for the game of `seed` (the same seed, the same opening)."""
         return _OpeningMover(self.avoid, seed)
 
+    def seated(self, first: bool) -> Openings:
+        """The openings of the games where the evaluated player moves first (or second)."""
+        return self
+
+
+@dataclass(frozen=True)
+class Handicap:
+    """As the first player (Go's black), the evaluated player starts with stones on `points`.
+
+    The stones are placed one a turn, the opponent passing in between (as GTP engines
+    are told it, move by move); then the opponent moves. As the second player it plays
+    even games: handicap stones are black's, and an engine given the game's first
+    moves as white's stones with the komi besides resigns them at once (GNU Go does).
+
+    Attributes:
+        points: the actions of the stones.
+        pass_action: the pass.
+    """
+
+    points: tuple[int, ...]
+    pass_action: int
+
+    def seated(self, first: bool) -> _Scripted:
+        """The opening of the games where the evaluated player moves first (or second)."""
+        if not first:
+            return _Scripted(())
+        moves: list[int] = []
+        for point in self.points:
+            moves += [point, self.pass_action]
+        return _Scripted(tuple(moves[:-1]))
+
+
+@dataclass(frozen=True)
+class _Scripted:
+    """An opening of fixed moves (`Openings`' interface: `plies`, `player`)."""
+
+    moves: tuple[int, ...]
+
+    @property
+    def plies(self) -> int:
+        return len(self.moves)
+
+    def player(self, seed: int) -> Player:
+        return _ScriptedMover(self.moves)
+
+
+class _ScriptedMover:
+    def __init__(self, moves: Sequence[int]) -> None:
+        self._moves = iter(moves)
+
+    def act(self, observation: Observation) -> int:
+        action = next(self._moves)
+        if not observation["action_mask"][action]:
+            raise ValueError(f"the opening's move {action} is not legal here")
+        return action
+
 
 class _OpeningMover(RandomPlayer):
     def __init__(self, avoid: int | None, seed: int) -> None:
@@ -166,7 +225,7 @@ def play_game(
     players: Sequence[Player],
     seed: int,
     observers: Sequence[MoveObserver] = (),
-    openings: Openings | None = None,
+    openings: Openings | _Scripted | None = None,
     opening_seed: int | None = None,
 ) -> int:
     """Plays one game in a fresh AEC environment.
@@ -178,7 +237,8 @@ def play_game(
         seed: seed passed to `env.reset`.
         observers: told of the game's start and of every move, besides those players
             that are `MoveObserver`s themselves.
-        openings: the game's first moves are random (`Openings`); None: none.
+        openings: the game's first moves are random (`Openings`), or fixed (a
+            `Handicap` seated); None: none.
         opening_seed: the seed of those moves (default `seed`).
 
     Returns:
@@ -288,7 +348,7 @@ def evaluate(
     seed: int = 0,
     should_stop: Callable[[], bool] | None = None,
     observers: Sequence[MoveObserver] = (),
-    openings: Openings | None = None,
+    openings: Openings | Handicap | None = None,
 ) -> dict[str, float]:
     """Plays `player` against `opponent` from both seats.
 
@@ -302,7 +362,8 @@ def evaluate(
             ends at once and returns an empty dict (training is shutting down).
         observers: told of every game's moves (see `play_game`), e.g. a rule check.
         openings: random first moves (`Openings`); game i from the first seat and game
-            i from the second open alike (opening seed `seed + i`).
+            i from the second open alike (opening seed `seed + i`). Or a `Handicap`:
+            `player`'s stones placed first where it plays first.
 
     Returns:
         A flat dict of floats, ready to log. Per seat (`first/`, where `player` moved
@@ -317,7 +378,8 @@ def evaluate(
     for i in range(2 * games_per_seat):
         if should_stop is not None and should_stop():
             return {}
-        game = (seed + i, observers, openings, seed + i % games_per_seat)
+        opening = None if openings is None else openings.seated(i < games_per_seat)
+        game = (seed + i, observers, opening, seed + i % games_per_seat)
         if i < games_per_seat:
             first.append(play_game(make_env, (player, opponent), *game))
         else:

@@ -23,7 +23,7 @@ from games.go.text import SIZE, TEXT
 from games.go.vector import GoVector
 from games.presets import BOARD_GAME
 
-__all__ = ["GAME", "KOMI", "PRESET", "RULES", "spiel_go"]
+__all__ = ["GAME", "HANDICAP", "KOMI", "PRESET", "RULES", "spiel_go"]
 
 KOMI = 7.5
 RULES = GoRules(SIZE, KOMI)
@@ -52,6 +52,22 @@ PRESET = BOARD_GAME.replace(
     # and +35 (docs/strength.md, "Go: paying the final lead").
     reward_lead=0.5,
 )
+
+
+HANDICAP = {
+    stones: tuple(points.split())
+    for stones, points in {
+        2: "G7 C3",
+        3: "C7 G7 C3",
+        4: "C7 G7 C3 G3",
+        5: "C7 G7 E5 C3 G3",
+        6: "C7 G7 C5 G5 C3 G3",
+        7: "C7 G7 C5 E5 G5 C3 G3",
+        8: "C7 E7 G7 C5 G5 C3 E3 G3",
+        9: "C7 E7 G7 C5 E5 G5 C3 E3 G3",
+    }.items()
+}
+"""The fixed handicap stones of 9x9 (GTP's `fixed_handicap`, as GNU Go places them)."""
 
 
 def spiel_go(size: int, komi: float) -> OpenSpielGame:
@@ -99,5 +115,6 @@ GAME = Game(
         pass_action=_POINTS,
         komi=KOMI,
         score=area_score,
+        handicap=HANDICAP,
     ),
 )

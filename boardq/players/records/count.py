@@ -37,6 +37,8 @@ class LeadCount:
         self.game = game
         self._margin = dialect.margin if dialect is not None else None
         self.leads: list[float] = []
+        self.firsts: list[bool] = []
+        """Whether the agent moved first, game by game beside `leads`."""
         self._actions: list[int] = []
         self._agent_first: bool | None = None
 
@@ -65,13 +67,22 @@ class LeadCount:
         board = replay(self.game, self._actions, keep_boards=False).boards[-1]
         black_lead = float(self._margin(board))  # the first player is black
         self.leads.append(black_lead if self._agent_first else -black_lead)
+        self.firsts.append(self._agent_first)
 
     def summary(self) -> dict[str, float]:
-        """`lead/games` counted and, where there were any, `lead/mean`; then starts over."""
+        """`lead/games` counted and, where there were any, `lead/mean`; then starts over.
+
+        Per seat too, where the agent played it: `lead/first/mean` (it moved first,
+        black), `lead/second/mean`.
+        """
         out = {"lead/games": float(len(self.leads))}
         if self.leads:
             out["lead/mean"] = float(np.mean(self.leads))
-        self.leads = []
+        leads, firsts = np.asarray(self.leads), np.asarray(self.firsts, bool)
+        for seat, games in (("first", firsts), ("second", ~firsts)):
+            if games.any():
+                out[f"lead/{seat}/mean"] = float(leads[games].mean())
+        self.leads, self.firsts = [], []
         return out
 
 

@@ -89,3 +89,34 @@ def test_evaluate_against_grhino_opens_games_at_random():
     assert result.returncode == 0, result.stderr
     assert "games varied by 4 random opening moves, the same for both seats" in result.stdout
     assert "disagreed with boardq's result in 0 of 4 games" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["connect_four", "--handicap", "2"], "--handicap is for Go; Connect Four has no"),
+        (["go", "--handicap", "10"], "--handicap 10: no fixed handicap of 10 stones"),
+        (["go", "--handicap", "3", "--opening-plies", "2"], "open the games two ways"),
+    ],
+)
+def test_a_handicap_the_game_cannot_have_is_one_line(args, message):
+    result = boardq(["evaluate", args[0], "--agent", f"bundled:{args[0]}", *args[1:]])
+    assert result.returncode == 1
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(find_program("gnugo") is None, reason="GNU Go is not installed")
+def test_evaluate_with_a_handicap_against_gnu_go_counts_each_colour():
+    result = boardq(
+        ["evaluate", "go", "--agent", "bundled:go", "--opponent", GNUGO, "--games", "1",
+         "--handicap", "9", "--json"]
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    scores = report["opponents"][GNUGO]
+    assert report["handicap"] == 9 and scores["opening_plies"] == 0.0
+    # GNU Go accepted every handicap stone and pass (or the game would have failed), and
+    # counted the games it did not resign as boardq did.
+    assert scores["engine/scored"] + scores.get("engine/resigned", 0.0) == 2.0
+    assert scores["engine/disagreements"] == 0.0
+    assert {"lead/first/mean", "lead/second/mean"} <= scores.keys()

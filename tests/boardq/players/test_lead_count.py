@@ -33,7 +33,8 @@ def test_the_lead_is_the_agents_from_its_colour(agent_black):
         white = count.seat(white)
     result = play_game(GO.make_env, [black, white], seed=0, observers=[count])
     assert result == 1
-    assert count.summary() == {"lead/games": 1.0, "lead/mean": 73.5 if agent_black else -73.5}
+    lead, seat = (73.5, "first") if agent_black else (-73.5, "second")
+    assert count.summary() == {"lead/games": 1.0, "lead/mean": lead, f"lead/{seat}/mean": lead}
     assert count.summary() == {"lead/games": 0.0}  # it starts over
 
 
@@ -41,11 +42,18 @@ def test_a_match_averages_both_seats():
     """Two empty boards, the agent first then second: -7.5 and +7.5 (the komi is white's)."""
     count = LeadCount(GO)
     evaluate(count.seat(Scripted()), Scripted(), GO.make_env, 1, seed=0, observers=[count])
-    assert count.summary() == {"lead/games": 2.0, "lead/mean": 0.0}
+    assert count.summary() == {
+        "lead/games": 2.0,
+        "lead/mean": 0.0,
+        "lead/first/mean": -7.5,
+        "lead/second/mean": 7.5,
+    }
     # The agent's one stone, played in its first game only (black, +73.5); then white
     # on an empty board (+7.5).
     evaluate(count.seat(Scripted([40])), Scripted(), GO.make_env, 1, seed=0, observers=[count])
-    assert count.summary() == {"lead/games": 2.0, "lead/mean": (73.5 + 7.5) / 2}
+    summary = count.summary()
+    assert summary["lead/mean"] == (73.5 + 7.5) / 2
+    assert (summary["lead/first/mean"], summary["lead/second/mean"]) == (73.5, 7.5)
 
 
 def test_only_games_that_count_a_margin_are_counted():
