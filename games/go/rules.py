@@ -48,7 +48,8 @@ def fill_liberty_planes(
 
     Args:
       planes: the observation planes (batched or not), written in place.
-      mine, theirs: bool [..., N, N]: the mover's stones, the opponent's.
+      mine: bool [..., N, N]: the mover's stones.
+      theirs: bool [..., N, N]: the opponent's stones.
       liberties: int [..., N, N]: the liberties of the group of the stone on each point
         (anything on an empty point).
     """
@@ -148,8 +149,7 @@ class GoRules:
         planes = np.asarray(planes)
         if planes.shape != (self.size, self.size, PLANES):
             raise ValueError(
-                f"expected Go planes of shape {(self.size, self.size, PLANES)}, "
-                f"got {planes.shape}"
+                f"expected Go planes of shape {(self.size, self.size, PLANES)}, got {planes.shape}"
             )
         position = self.start()
         position[: self.points] = (planes[..., 0] != 0).ravel().astype(np.int16) - (
