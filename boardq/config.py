@@ -94,6 +94,13 @@ class TrainConfig(ExecutionSettings):
         "instead of the result: (1 - w) * result + w * lead (0: the result alone; go "
         "and othello; docs/strength.md)",
     )
+    prune_moves: bool = setting(
+        False,
+        group="algorithm",
+        help="leave the game's moves never worth playing out of the legal ones, in "
+        "training and in the run's agents at play (go: filling one's own true eye; "
+        "docs/strength.md)",
+    )
     tau: float = setting(
         0.01, group="algorithm", check=RATE, help="soft target update rate per train step (0..1]"
     )

@@ -149,6 +149,9 @@ class Game:
         `bundled_agent_file`), or None.
       gtp: how its moves are named over GTP (`boardq.gtp`), for engines as opponents
         (`gtp:COMMAND`) and `boardq gtp`; None where they have no GTP names.
+      pruned_moves: the legal moves never worth playing, bool [B, A] of planes
+        [B, ...], that the `prune_moves` setting leaves out (`boardq.pruning`); None
+        where the game has none.
     """
 
     name: str
@@ -167,6 +170,7 @@ class Game:
     players: tuple[str, ...] = ("winblock",)
     bundled_agent: Path | None = None
     gtp: GtpDialect | None = None
+    pruned_moves: Callable[[Any], Any] | None = None
 
     @property
     def dir_name(self) -> str:

@@ -108,6 +108,9 @@ def resolve_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
         ]
         raise RunDirError(f"cannot change the network of an existing run ({', '.join(changed)})")
     config.validate()
+    from boardq.pruning import check_pruning
+
+    check_pruning(config.prune_moves, game)  # before a run directory exists
     if config.reward_lead:  # before a run directory exists
         from boardq.dqn.builder import Builder
 

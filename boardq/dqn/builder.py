@@ -24,6 +24,7 @@ from boardq.dqn.openings import make_openings
 from boardq.dqn.replay import RateLimiter, ReplayRing
 from boardq.dqn.returns import make_returns
 from boardq.dqn.rewards import check_lead, make_rewards
+from boardq.pruning import PrunedGames, check_pruning
 from boardq.gamebatch import EnvGames, GameBatch
 
 if TYPE_CHECKING:
@@ -66,6 +67,9 @@ class Builder:
             points = self.game.num_actions - 1  # the board's points, beside the pass
             games = EnvGames(envs, rng.integers(0, 2**31, count), score=score, points=points)
         check_lead(self.config.reward_lead, games, self.game.name)
+        check_pruning(self.config.prune_moves, self.game)
+        if self.config.prune_moves:
+            games = PrunedGames(games, self.game.pruned_moves)
         return games
 
     def actor_inference(self) -> tuple[str, str]:

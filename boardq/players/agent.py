@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from boardq.dqn.policies import masked_argmax
+from boardq.pruning import PrunedRules, pruned_mask, prunes
 from boardq.errors import AgentFileError, BoardqError
 from boardq.players.agentfile import agent_file, chosen_symmetric, network_of, read_agent
 
@@ -87,6 +88,12 @@ class Agent:
         self._weights = self._q.weights_of(model)
         self._searchers: dict[tuple[int | None, float | None], Any] = {}
         self._symmetries: list[Any] = []
+        self._pruned = None  # the game's pruned moves, where its run pruned them
+        if prunes(info):
+            from boardq.catalog import find_game
+
+            found = find_game(game)
+            self._pruned = found.pruned_moves if found is not None else None
         if symmetric:
             from boardq.catalog import find_game
 
@@ -167,6 +174,8 @@ class Agent:
             raise ValueError(
                 f"observation shapes {planes.shape}, {mask.shape} do not fit this {self.game} agent"
             )
+        if self._pruned is not None:
+            mask = pruned_mask(self._pruned, planes[None], mask[None])[0]
         return planes, mask
 
     def q_batch(self, planes: np.ndarray) -> np.ndarray:
@@ -229,8 +238,11 @@ class Agent:
             if game is None or game.rules is None:
                 raise NoRulesError(f"cannot search: boardq has no rules for {self.game!r}")
             discount = float(self.info.get("discount", DEFAULT_DISCOUNT))
+            rules = game.rules
+            if self._pruned is not None:
+                rules = PrunedRules(rules, self._pruned)  # no side expands a pruned move
             self._searchers[key] = SearchPlayer(
-                game.rules, self.q_batch, depth, discount, move_time=move_time
+                rules, self.q_batch, depth, discount, move_time=move_time
             )
         return self._searchers[key]
 

@@ -44,6 +44,7 @@ from boardq.errors import AgentFileError
 from boardq.players.agentfile import SYMMETRIC_LADDER, averaged_weights, export_agent, read_header
 from boardq.players.factory import ladder_specs
 from boardq.players.specs import Kind
+from boardq.pruning import INFO_KEY
 from boardq.rundir import BEST_AGENT_FILE, GAMES_DIR
 
 __all__ = ["BEST_AGENT_FILE", "GAMES_KEPT", "Ladder"]
@@ -137,7 +138,8 @@ class Ladder:
         cfg, game = self._config, self._game
         path = self._run_dir / _CANDIDATE
         arrays = [np.asarray(w) for w in weights]
-        info = {**info, "discount": cfg.discount}  # what the agent's search discounts by
+        # What the agent's search discounts by, and whether it prunes moves at play.
+        info = {**info, "discount": cfg.discount, INFO_KEY: cfg.prune_moves}
         self._candidate = (arrays, info)
         self._export(path, arrays, info)
         command = [sys.executable, "-m", "boardq", "evaluate", game.name, "--agent", str(path)]

@@ -26,6 +26,7 @@ from boardq.dqn.replay_file import ReplayFileError, ReplayFileReader, ReplayFile
 from boardq.errors import RunDirError
 from boardq.game import Game
 from boardq.players.agentfile import export_agent
+from boardq.pruning import INFO_KEY
 from boardq.rundir import AGENT_FILE, CHECKPOINT_DIR, KEPT_AGENT_GLOB, KEPT_AGENTS_DIR
 from boardq.training.checkpoints import CheckpointStore, CheckpointWriteError, SaveWriter
 
@@ -308,6 +309,7 @@ class RunState:
             "elapsed_sec": elapsed_sec,
             "saved": time.time(),
             "discount": self._config.discount,
+            INFO_KEY: self._config.prune_moves,
         }
         return export_agent(
             path,

@@ -18,7 +18,7 @@ from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.gtp import GtpDialect
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from games.go.env import area_score, display_board, make_go_env
-from games.go.rules import PLANES, GoRules
+from games.go.rules import PLANES, GoRules, own_eyes
 from games.go.text import SIZE, TEXT
 from games.go.vector import GoVector
 from games.presets import BOARD_GAME
@@ -117,4 +117,6 @@ GAME = Game(
         score=area_score,
         handicap=HANDICAP,
     ),
+    # With `prune_moves`, no player fills its own true eye (boardq.pruning).
+    pruned_moves=own_eyes,
 )

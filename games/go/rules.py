@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["COLOUR", "KO", "PASSES", "PLANES", "GoRules", "fill_liberty_planes"]
+__all__ = ["COLOUR", "KO", "PASSES", "PLANES", "GoRules", "fill_liberty_planes", "own_eyes"]
 
 COLOUR, PASSES, KO = -3, -2, -1
 """Where a position keeps its state beyond the points (negative indices)."""
@@ -95,6 +95,35 @@ def _stones(cells: list[int], start: int, near: Sequence[tuple[int, ...]]) -> se
                 stones.add(n)
                 frontier.append(n)
     return stones
+
+
+def own_eyes(planes: np.ndarray) -> np.ndarray:
+    """Bool [..., N * N + 1]: the points of planes [..., N, N, C] that are the mover's true eyes.
+
+    An eye is an empty point whose neighbours on the board are all the mover's stones; it
+    is a true one (not false) when the opponent holds at most one of its diagonal
+    points in the middle of the board, and none on the edge or in the corner (the rule
+    of Monte Carlo Go programs since MoGo). Filling one's own true eye never helps
+    and, in a group with two, kills it; the pass (the last entry) is never an eye.
+    """
+    planes = np.asarray(planes)
+    mine, theirs = planes[..., 0] != 0, planes[..., 1] != 0
+    *lead, n, _ = mine.shape
+    wide = (*lead, n + 2, n + 2)
+    around = np.ones(wide, bool)  # off the board counts as the mover's for the sides
+    around[..., 1:-1, 1:-1] = mine
+    held = np.zeros(wide, np.int8)
+    held[..., 1:-1, 1:-1] = theirs
+    sides = around[..., :-2, 1:-1] & around[..., 2:, 1:-1] & around[..., 1:-1, :-2]
+    sides &= around[..., 1:-1, 2:]
+    corners = held[..., :-2, :-2] + held[..., :-2, 2:] + held[..., 2:, :-2] + held[..., 2:, 2:]
+    edge = np.zeros((n, n), bool)
+    edge[[0, -1], :] = edge[:, [0, -1]] = True
+    allowed = np.where(edge, 0, 1)
+    eyes = ~mine & ~theirs & sides & (corners <= allowed)
+    out = np.zeros((*lead, n * n + 1), bool)
+    out[..., : n * n] = eyes.reshape(*lead, n * n)
+    return out
 
 
 class GoRules:
