@@ -24,8 +24,8 @@ from boardq.dqn.openings import make_openings
 from boardq.dqn.replay import RateLimiter, ReplayRing
 from boardq.dqn.returns import make_returns
 from boardq.dqn.rewards import check_lead, make_rewards
-from boardq.pruning import PrunedGames, check_pruning
 from boardq.gamebatch import EnvGames, GameBatch
+from boardq.pruning import PrunedGames, check_pruning
 
 if TYPE_CHECKING:
     from boardq.dqn.dataset import ReplayFeed

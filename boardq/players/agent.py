@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 
 from boardq.dqn.policies import masked_argmax
-from boardq.pruning import PrunedRules, pruned_mask, prunes
 from boardq.errors import AgentFileError, BoardqError
 from boardq.players.agentfile import agent_file, chosen_symmetric, network_of, read_agent
+from boardq.pruning import PrunedRules, pruned_mask, prunes
 
 __all__ = ["Agent", "NoRulesError", "NoSymmetriesError"]
 

@@ -1,0 +1,114 @@
+"""`prune_moves`: the game's pruned moves out of training's and the agent's legal moves."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardq.catalog import get_game
+from boardq.config import TrainConfig
+from boardq.pruning import PrunedGames, PrunedRules, check_pruning, pruned_mask
+from boardq.settings import ConfigError
+from games.go.rules import own_eyes
+
+GO = get_game("go")
+
+
+def test_pruned_moves_go_unless_they_are_all_there_is():
+    pruned = lambda planes: np.array([[True, False, False], [True, True, False]])  # noqa: E731
+    mask = np.array([[True, True, False], [True, True, False]])
+    kept = pruned_mask(pruned, np.zeros((2, 1)), mask)
+    assert kept.tolist() == [[False, True, False], [True, True, False]]
+
+
+def test_the_actors_games_never_offer_an_own_eye_and_play_on():
+    games = PrunedGames(GO.vector(64), own_eyes)
+    rng = np.random.default_rng(0)
+    offered_eyes = pruned = 0
+    for _ in range(400):
+        planes, legal = games.observe()
+        raw = games.games.observe()[1]
+        eyes = own_eyes(planes)
+        assert not (legal & eyes).any()
+        assert (legal == (raw & ~eyes)).all()  # the pass keeps every mask non-empty
+        assert legal[:, 81].all()
+        offered_eyes += int((raw & eyes).sum())
+        pruned += int((raw & ~legal).sum())
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in legal])
+        games.step(actions)
+    assert offered_eyes > 0 and pruned == offered_eyes  # eyes did come up, and only they went
+
+
+def test_a_game_without_pruned_moves_refuses_the_setting():
+    check_pruning(True, GO)
+    check_pruning(False, get_game("connect_four"))
+    with pytest.raises(ConfigError, match="connect_four declares none"):
+        check_pruning(True, get_game("connect_four"))
+
+
+def test_the_builder_prunes_only_when_asked():
+    from boardq.dqn.builder import Builder
+
+    config = TrainConfig(game="go")
+    assert not isinstance(Builder(config, GO).make_games(2, 0), PrunedGames)
+    games = Builder(config.replace(prune_moves=True), GO).make_games(2, 0)
+    assert isinstance(games, PrunedGames) and games.counts_lead
+
+
+EYE_BOARD = [
+    # The mover (black, to move) holds the left of the board with two eyes, A9 and A7.
+    ". X O . . . . . .",
+    "X X O . . . . . .",
+    ". X O . . . . . .",
+    "X X O . . . . . .",
+]
+
+
+def eye_observation():
+    """The position above as black's observation; white passed last."""
+    rules = GO.rules
+    position = rules.start()
+    cells = np.zeros((9, 9), np.int16)
+    for r, row in enumerate(EYE_BOARD):
+        for c, cell in enumerate(row.split()):
+            cells[r, c] = {"X": 1, "O": -1}.get(cell, 0)
+    position[:81] = cells.ravel()
+    return {
+        "observation": rules.planes_from_board(position),
+        "action_mask": rules.legal_mask(position),
+    }, position
+
+
+@pytest.fixture(scope="module")
+def pruning_agent_file(tmp_path_factory):
+    """The bundled Go network in a file whose run (it says) pruned moves."""
+    from boardq.players.agentfile import agent_file, export_agent, network_of, read_agent
+
+    header, weights = read_agent(agent_file("bundled:go"))
+    path = tmp_path_factory.mktemp("agents") / "pruned.npz"
+    info = {**header["info"], "prune_moves": True}
+    network = network_of(header)
+    return export_agent(path, "go", network, header["obs_shape"], 82, weights, info=info)
+
+
+@pytest.mark.parametrize("search", [0, 2])
+def test_an_agent_whose_run_pruned_never_fills_its_eye(pruning_agent_file, search):
+    from boardq.players.agent import Agent
+
+    observation, _ = eye_observation()
+    assert observation["action_mask"][[0, 18]].all()  # legal, both eyes
+    plain, pruning = Agent.load("bundled:go"), Agent.load(pruning_agent_file)
+    assert not np.isnan(plain.q_values(observation)[[0, 18]]).any()
+    q = pruning.q_values(observation)
+    assert np.isnan(q[[0, 18]]).all() and not np.isnan(q[81])
+    assert pruning.act(observation, search) not in (0, 18)
+    if search:
+        assert isinstance(pruning.searcher(search).rules, PrunedRules)
+
+
+def test_pruned_rules_expand_no_eye():
+    _, position = eye_observation()
+    rules = PrunedRules(GO.rules, own_eyes)
+    assert GO.rules.legal_mask(position)[[0, 18]].all()
+    assert not rules.legal_mask(position)[[0, 18]].any()
+    assert rules.legal_mask(position)[81] and rules.num_actions == 82
