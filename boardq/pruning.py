@@ -12,7 +12,9 @@ A game that has such moves declares them (`Game.pruned_moves`: planes [B, ...] -
 games hide them from the legal moves (`PrunedGames`), so they are neither played,
 explored, nor taken as the next position's best value in a target, and the agent
 files of the run say so (`info["prune_moves"]`): an agent then leaves them out at play
-too (`pruned_mask`), with or without a search.
+too (`pruned_mask`), with or without a search. The serving functions `boardq export`
+writes take the legal moves they are given: a caller outside boardq leaves the pruned
+moves out itself (for Go, `games.go.rules.own_eyes`).
 
 numpy only.
 """
