@@ -51,10 +51,11 @@ PRESET = BOARD_GAME.replace(
     # seat) 0.880 and 0.890 against 0.815 and 0.810, mean lead +47 and +49 against +34
     # and +35 (docs/strength.md, "Go: paying the final lead").
     reward_lead=0.5,
-    # No player fills its own true eye (boardq.pruning): side by side with the preset
-    # before it (seed 55), best agents 0.945 against 0.900 on mcts:100 (100 games a
-    # seat), and as black with 9 handicap stones against GNU Go level 1 a mean lead of
-    # -23 against the whole board (docs/strength.md, "Go: liberty planes and eyes kept").
+    # No player fills its own true eye (boardq.pruning): two pairs side by side with
+    # the preset before it, best agents 0.945 and 0.960 against 0.900 and 0.885 on
+    # mcts:100 (100 games a seat), and as black with 9 handicap stones against GNU Go
+    # level 1 a mean lead of -23 and -27 against -88 and -78 (docs/strength.md, "Go:
+    # liberty planes and eyes kept").
     prune_moves=True,
 )
 

@@ -80,30 +80,41 @@ def eye_observation():
 
 
 @pytest.fixture(scope="module")
-def pruning_agent_file(tmp_path_factory):
-    """The bundled Go network in a file whose run (it says) pruned moves."""
+def agent_files(tmp_path_factory):
+    """The bundled Go network in two files: its run pruned moves, or did not."""
     from boardq.players.agentfile import agent_file, export_agent, network_of, read_agent
 
     header, weights = read_agent(agent_file("bundled:go"))
-    path = tmp_path_factory.mktemp("agents") / "pruned.npz"
-    info = {**header["info"], "prune_moves": True}
-    network = network_of(header)
-    return export_agent(path, "go", network, header["obs_shape"], 82, weights, info=info)
+    folder = tmp_path_factory.mktemp("agents")
+    files = {}
+    for prune in (False, True):
+        info = {**header["info"], "prune_moves": prune}
+        files[prune] = export_agent(
+            folder / f"prune-{prune}.npz",
+            "go",
+            network_of(header),
+            header["obs_shape"],
+            82,
+            weights,
+            info=info,
+        )
+    return files
 
 
 @pytest.mark.parametrize("search", [0, 2])
-def test_an_agent_whose_run_pruned_never_fills_its_eye(pruning_agent_file, search):
+def test_an_agent_whose_run_pruned_never_fills_its_eye(agent_files, search):
     from boardq.players.agent import Agent
 
     observation, _ = eye_observation()
     assert observation["action_mask"][[0, 18]].all()  # legal, both eyes
-    plain, pruning = Agent.load("bundled:go"), Agent.load(pruning_agent_file)
+    plain, pruning = Agent.load(agent_files[False]), Agent.load(agent_files[True])
     assert not np.isnan(plain.q_values(observation)[[0, 18]]).any()
     q = pruning.q_values(observation)
     assert np.isnan(q[[0, 18]]).all() and not np.isnan(q[81])
     assert pruning.act(observation, search) not in (0, 18)
     if search:
         assert isinstance(pruning.searcher(search).rules, PrunedRules)
+        assert not isinstance(plain.searcher(search).rules, PrunedRules)
 
 
 def test_pruned_rules_expand_no_eye():

@@ -267,14 +267,15 @@ GNUGO = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
 def test_boardq_gtp_prints_an_sgf_that_boardq_and_gnugo_read_to_the_same_game(tmp_path):
     """`printsgf` of the real command, read back by boardq's records reader and GNU Go."""
     saved = tmp_path / "game.sgf"
-    moves = "play b E5\ngenmove w\nplay b D4\ngenmove w\nplay b C6\ngenmove w\n"
+    # Black's moves are on points the shipped agent does not answer with (it is greedy).
+    moves = "play b E5\ngenmove w\nplay b A1\ngenmove w\nplay b J9\ngenmove w\n"
     result = gtp_command(["go"], f"{moves}printsgf\nprintsgf {saved}\nquit\n")
     assert result.returncode == 0, result.stderr
     answers = result.stdout.split("\n\n")
     replies = [answers[i].removeprefix("= ") for i in (1, 3, 5)]
     printed = answers[6].removeprefix("= ").encode()
     assert answers[7] == "="
-    labels = ["E5", replies[0], "D4", replies[1], "C6", replies[2]]
+    labels = ["E5", replies[0], "A1", replies[1], "J9", replies[2]]
     for data in (printed, saved.read_bytes()):
         [record] = from_sgf(data, "printsgf")
         assert [m.label for m in record.moves] == labels
