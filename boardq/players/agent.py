@@ -89,15 +89,14 @@ class Agent:
         self._searchers: dict[tuple[int | None, float | None], Any] = {}
         self._symmetries: list[Any] = []
         self._pruned = None  # the game's pruned moves, where its run pruned them
-        if prunes(info):
+        found = None
+        if symmetric or prunes(info):
             from boardq.catalog import find_game
 
             found = find_game(game)
-            self._pruned = found.pruned_moves if found is not None else None
+        if prunes(info) and found is not None:
+            self._pruned = found.pruned_moves
         if symmetric:
-            from boardq.catalog import find_game
-
-            found = find_game(game)
             self._symmetries = list(found.symmetries) if found is not None else []
             if len(self._symmetries) < 2:
                 raise NoSymmetriesError(

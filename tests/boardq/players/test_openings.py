@@ -1,11 +1,27 @@
-"""Seeded random openings (the same from both seats) and resignation, in plain matches."""
+"""Seeded random openings (the same from both seats), Go's handicap, and resignation, in
+plain matches."""
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from boardq.catalog import get_game
-from boardq.players.evaluation import Openings, RandomPlayer, Resigned, evaluate, play_game
+from boardq.gtp import GtpDialect
+from boardq.players.evaluation import (
+    Handicap,
+    Openings,
+    RandomPlayer,
+    Resigned,
+    evaluate,
+    play_game,
+)
+from boardq.players.gtp_client import find_program
+from boardq.players.records.count import LeadCount
 
 TTT = get_game("tictactoe")
+GO = get_game("go")
+PASS = 81
 
 
 class Moves:
@@ -41,8 +57,6 @@ def test_each_game_and_its_swapped_twin_open_alike_and_differ_from_the_others():
 
 
 def test_openings_avoid_the_pass_while_there_is_another_move():
-    import numpy as np
-
     mover = Openings(6, avoid=81).player(0)
     mask = np.zeros(82, np.int8)
     mask[[3, 40, 81]] = 1
@@ -74,3 +88,69 @@ def test_the_player_who_resigns_loses_and_observers_are_told():
     assert play_game(TTT.make_env, (RandomPlayer(0), Resigner()), 0, [watcher]) == 1
     assert play_game(TTT.make_env, (Resigner(), RandomPlayer(0)), 0, [watcher]) == -1
     assert watcher.told == [1, -1]
+
+
+class Passer:
+    """Passes every move and keeps the boards (its own stones, the opponent's) it saw."""
+
+    def __init__(self):
+        self.seen = []
+
+    def act(self, observation):
+        planes = observation["observation"]
+        self.seen.append((int(planes[..., 0].sum()), int(planes[..., 1].sum())))
+        return PASS
+
+
+@pytest.mark.parametrize("stones", [2, 5, 9])
+def test_black_starts_with_its_stones_and_white_plays_even(stones):
+    points = GO.gtp.handicap_actions(stones)
+    agent, opponent, moves, count = Passer(), Passer(), Moves(), LeadCount(GO)
+    evaluate(
+        count.seat(agent),
+        opponent,
+        GO.make_env,
+        1,
+        observers=[moves, count],
+        openings=Handicap(points, PASS),
+    )
+    black_game, white_game = moves.games
+    # Stones and passes alternate, then the opponent (white) moves first: it passes,
+    # the agent passes back and the game ends.
+    assert black_game[: 2 * stones - 1 : 2] == list(points)
+    assert black_game[1 : 2 * stones - 1 : 2] == [PASS] * (stones - 1)
+    assert black_game[2 * stones - 1 :] == [PASS, PASS]
+    assert opponent.seen[0] == (0, stones)  # white to move sees black's stones
+    assert agent.seen[0] == (stones, 0)
+    assert white_game == [PASS, PASS]  # as white, an even game
+    # The agent's lead: as black its stones hold the board, as white the komi.
+    summary = count.summary()
+    assert summary["lead/first/mean"] == 81 - 7.5 and summary["lead/second/mean"] == 7.5
+
+
+def test_the_fixed_points_are_go_points_and_unknown_sizes_are_refused():
+    for stones in range(2, 10):
+        points = GO.gtp.handicap_actions(stones)
+        assert len(set(points)) == stones and all(0 <= p < 81 for p in points)
+    assert GO.gtp.handicap_actions(5)[2] == 40  # the centre, E5
+    with pytest.raises(ValueError, match="no fixed handicap of 10 stones"):
+        GO.gtp.handicap_actions(10)
+    dialect = GtpDialect(size=8, letters="abcdefgh", bottom_up=False, pass_action=None)
+    with pytest.raises(ValueError, match="there are: none"):
+        dialect.handicap_actions(2)
+
+
+@pytest.mark.skipif(find_program("gnugo") is None, reason="GNU Go is not installed")
+@pytest.mark.parametrize("stones", range(2, 10))
+def test_the_points_are_gnu_gos_fixed_handicap(stones):
+    from boardq.players.gtp_client import GtpEngine
+
+    with GtpEngine("gnugo --mode gtp") as engine:
+        engine.send("boardsize 9")
+        engine.send("clear_board")
+        answer = engine.send(f"fixed_handicap {stones}")
+    assert sorted(answer.split()) == sorted(GO.gtp.handicap[stones])
+    assert np.array_equal(
+        sorted(GO.gtp.handicap_actions(stones)),
+        sorted(GO.gtp.action(v) for v in answer.split()),
+    )
