@@ -228,6 +228,14 @@ class TrainConfig(ExecutionSettings):
         check=NOT_NEGATIVE,
         help="games per seat and opponent in each evaluation (0: none)",
     )
+    eval_handicap: int = setting(
+        0,
+        group="run",
+        check=NOT_NEGATIVE,
+        help="handicap stones the agent takes as black in the evaluation's games, its "
+        "opponents passing while they are placed (evaluate --handicap; Go: 2-9; 0: even). "
+        "As white it plays even games",
+    )
     eval_symmetric: bool = setting(
         False,
         group="run",

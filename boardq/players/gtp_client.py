@@ -6,8 +6,10 @@ root's PATH), and checks that it speaks GTP (`protocol_version`). Every answer i
 awaited with a timeout. Whatever goes wrong (a program that is not found or is no GTP
 engine, an engine that dies or hangs, a refused command) is an `EngineError`: one line
 that names the engine and says what it said. `close` ends the process (`quit`, then
-SIGKILL if it has not gone) and reaps it, so no zombie is left; the engine's own
-stderr goes to a temporary file whose last lines the errors quote.
+SIGKILL if it has not gone) and reaps it, so no zombie is left. The engine runs in a
+session of its own, weighed as the session of the process that starts it
+(`boardq.priority`); its
+own stderr goes to a temporary file whose last lines the errors quote.
 
 No TensorFlow, no game here: the caller speaks the game (`boardq.players.gtp_player`).
 """
@@ -25,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from boardq.errors import BoardqError
+from boardq.priority import session_nice, set_session_nice
 
 __all__ = [
     "DEFAULT_TIMEOUT_SEC",
@@ -126,6 +129,11 @@ class GtpEngine:
         except OSError as e:
             self._stderr.close()
             raise EngineError(f"engine {self.command!r} did not start: {e}") from None
+        # Its session weighs as this process's does (a ladder's engine as the ladder,
+        # not as much as the whole run: boardq.priority); it inherits the nice itself.
+        ours = session_nice()
+        if ours is not None:
+            set_session_nice(ours, self._proc.pid)
         try:
             self._handshake()
         except BaseException:

@@ -3,8 +3,9 @@
 Every few minutes the trainer writes the newest published snapshot (with
 `eval_average_agents` N: the mean of the weights of the last N kept agents) as an agent
 file and starts `boardq evaluate` on it against the ladder (say random, winblock,
-mcts:100) in a child process at the lowest CPU priority (nice 19), so it uses the
-cores training leaves idle instead of taking the learner's. When it ends, its scores
+mcts:100) in a child process at the lowest CPU priority (nice 19, and its session
+group at nice 10: `boardq.priority`), so it uses the cores training leaves idle
+instead of taking the learner's. When it ends, its scores
 are logged (`eval/<opponent>/...`, `eval/ladder_score`: the mean score over the
 ladder), and an agent that does at least as well as the best so far is kept as
 `RUN_DIR/best-agent.npz` beside the last one (`agent.npz`): on a tie the later, longer
@@ -44,34 +45,78 @@ from boardq.errors import AgentFileError
 from boardq.players.agentfile import SYMMETRIC_LADDER, averaged_weights, export_agent, read_header
 from boardq.players.factory import ladder_specs
 from boardq.players.specs import Kind
+from boardq.priority import set_session_nice
 from boardq.pruning import INFO_KEY
 from boardq.rundir import BEST_AGENT_FILE, GAMES_DIR
+from boardq.settings import ConfigError
 
-__all__ = ["BEST_AGENT_FILE", "GAMES_KEPT", "Ladder"]
+__all__ = [
+    "BEST_AGENT_FILE",
+    "GAMES_KEPT",
+    "LADDER_NICE",
+    "LADDER_SESSION_NICE",
+    "Ladder",
+    "check_handicap",
+]
 
 _CANDIDATE = ".ladder-agent.npz"
+HANDICAP_LADDER = " with handicap "
+"""How the ladder's name in a best agent's file says its black games took stones."""
 _GAMES_PREFIX = "ladder-"
 GAMES_KEPT = 5
 """The evaluations whose games a run keeps (RUN_DIR/games/ladder-<version>/)."""
 
 
+LADDER_NICE = 19
+"""The nice of the ladder's process."""
+LADDER_SESSION_NICE = 10
+"""The nice of the ladder's session group: about a tenth of the CPU the run wants.
+
+Connect Four's preset, 5-minute runs alone on 2 cores, one after the other: 447 train
+steps/s with the session at 0, 477 at 19, 482 at 10, the ladder's evaluations ending
+15-20 s later. 10 rather than 19 leaves the ladder a share when other work (a second
+run) keeps the cores busy (docs/performance.md)."""
 _PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal for the child when its parent ends
 
 
-def _lowest_priority() -> None:  # runs in the child before exec
-    """Nice 19; on Linux the child also dies with the run, even if the run is killed.
+def _lowest_priority() -> None:  # runs in the child before exec, in its new session
+    """Nice 19 for the child, 10 for its session group; on Linux it dies with the run.
 
-    Not the idle scheduling class (SCHED_IDLE): there the ladder runs only on cores no
-    other thread wants, and a run that keeps both cores busy (or two runs side by side)
-    starved it: one evaluation took no score in ten minutes. At nice 19 it still yields
-    to the run but makes progress.
+    The session's nice is what weighs the child against the run where the kernel groups
+    sessions (`boardq.priority`): without it the ladder took as much CPU as the whole
+    run while it played (docs/performance.md). The child dies with the run even if the
+    run is killed. Not the idle scheduling class (SCHED_IDLE): there the ladder runs
+    only on cores no other thread wants, and a run that keeps both cores busy (or two
+    runs side by side) starved it: one evaluation took no score in ten minutes. At nice
+    19 it still yields to the run but makes progress.
     """
-    os.nice(19)
+    os.nice(LADDER_NICE)
+    set_session_nice(LADDER_SESSION_NICE)
     if sys.platform.startswith("linux"):
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def check_handicap(config: TrainConfig, game) -> None:
+    """Refuses an `eval_handicap` the game has no stones for, in one line.
+
+    Raises:
+      ConfigError: a game without handicap stones, or a number of stones it has no
+        placement for.
+    """
+    stones = config.eval_handicap
+    if not stones:
+        return
+    handicap = game.gtp.handicap if game.gtp is not None else {}
+    if not handicap:
+        raise ConfigError(
+            f"eval_handicap is for Go; {game.name} has no handicap stones: set eval_handicap to 0"
+        )
+    if stones not in handicap:
+        known = ", ".join(str(n) for n in sorted(handicap))
+        raise ConfigError(f"eval_handicap {stones}: {game.name} places {known} stones")
 
 
 class Ladder:
@@ -90,6 +135,8 @@ class Ladder:
         # Names the ladder in the best agent's file: scores of another ladder, or of
         # the other way of playing, do not compare.
         self._ladder = ",".join(self.specs) + (SYMMETRIC_LADDER if config.eval_symmetric else "")
+        if config.eval_handicap:
+            self._ladder += f"{HANDICAP_LADDER}{config.eval_handicap}"
         self._config, self._game, self._run_dir = config, game, Path(run_dir)
         self._proc: subprocess.Popen | None = None
         self._version = -1
@@ -146,6 +193,8 @@ class Ladder:
         command += [a for spec in self.specs for a in ("--opponent", spec)]
         command += ["--games", str(cfg.eval_games), "--seed", str(cfg.seed + self.evaluations)]
         command.append("--symmetric" if cfg.eval_symmetric else "--no-symmetric")
+        if cfg.eval_handicap:
+            command += ["--handicap", str(cfg.eval_handicap)]
         command += ["--record", str(self._games_folder(version))]
         self._proc = subprocess.Popen(
             [*command, "--json"],

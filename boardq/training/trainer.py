@@ -33,7 +33,7 @@ from boardq.players.factory import check_symmetric, ladder_specs
 from boardq.rundir import CONFIG_FILE, RunLock, atomic_write_text, new_run_dir
 from boardq.training.budget import Budget
 from boardq.training.checkpoints import disk_full_error
-from boardq.training.ladder import Ladder
+from boardq.training.ladder import Ladder, check_handicap
 from boardq.training.loggers import JsonLinesLogger, Logger, TensorBoardLogger
 from boardq.training.remote import make_collection
 from boardq.training.resume import Parts, apply, gather
@@ -78,6 +78,7 @@ class Trainer:
         _, self.ladder_notes = ladder_specs(config.eval_ladder, game)
         if config.eval_symmetric:
             check_symmetric(game, "eval_symmetric")
+        check_handicap(config, game)
         self.resume_dir = Path(resume_dir) if resume_dir else None
         self.resume_replay = resume_replay
         self.notes: list[str] = []  # lines for people about the resume

@@ -42,6 +42,11 @@ PRESET = BOARD_GAME.replace(
     # where it is not installed, the rung is left out with one line.
     eval_ladder="random,mcts:50,gtp:gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead",
     eval_games=20,
+    # As black the agent takes 9 stones on the ladder (white plays even): even games
+    # against GNU Go are lost by the whole board by every agent so far, while with 9
+    # stones the agents of 20-minute runs win 0-4 of 20 and lose by 23-88 points, a
+    # measure that tells them apart (docs/strength.md, "Go: liberty planes and eyes kept").
+    eval_handicap=9,
     # One run after the other, 20 minutes each: the MLP 512, 256 won 86% / 99% against random (its
     # losses as black: passing back while under the komi); this small convolutional
     # network, as Gomoku's, 100% / 100% and mcts:50 80% / 100% on the ladder (docs/games.md).

@@ -16,6 +16,7 @@ from boardq.rundir import BEST_AGENT_FILE, GAMES_DIR
 from boardq.training.ladder import GAMES_KEPT, Ladder
 from boardq.training.trainer import Trainer
 from games import get_game
+from games.go import HANDICAP
 
 
 def weights(seed):
@@ -100,6 +101,30 @@ def test_a_symmetric_ladder_plays_the_averaged_agent_and_keeps_its_own_best(tiny
     assert Ladder(cfg, get_game("tictactoe"), tmp_path).best_score == m["eval/ladder_score"]
 
 
+def test_a_handicap_ladder_gives_the_agent_its_stones_as_black(tiny_config, tmp_path):
+    game = get_game("go")
+    cfg = game.preset.replace(
+        out_dir=str(tmp_path), eval_ladder="random", eval_games=1, eval_handicap=3,
+        conv_filters=(), hidden_units=(8,),
+    )  # fmt: skip
+    rng = np.random.default_rng(0)
+    shapes = ((int(np.prod(game.obs_shape)), 8), (8,), (8, game.num_actions), (game.num_actions,))
+    ladder = Ladder(cfg, game, tmp_path)
+    assert ladder.start(5, [rng.normal(size=s).astype(np.float32) for s in shapes], {})
+    wait(ladder)
+    assert Agent.load(tmp_path / BEST_AGENT_FILE).info["ladder"] == "random with handicap 3"
+    games = read_records(tmp_path / GAMES_DIR / "ladder-000000005" / "games.jsonl").records
+    black = [g for g in games if g.players[1].name == "random"]
+    white = [g for g in games if g.players[0].name == "random"]
+    assert len(black) == len(white) == 1
+    # As black the agent's stones go on the fixed points while random passes between them; as white
+    # the game is even.
+    labels = [m.label for m in black[0].moves[:5]]
+    assert labels == [HANDICAP[3][0], "pass", HANDICAP[3][1], "pass", HANDICAP[3][2]]
+    # An even ladder's best agent does not compare with it: a resume without it starts afresh.
+    assert Ladder(cfg.replace(eval_handicap=0), game, tmp_path).best_score == -np.inf
+
+
 def report(score):
     """What `boardq evaluate --json` prints, cut to what the ladder reads."""
     return {"opponents": {"random": {"score": score, "games": 4, "seconds": 0.1}}}
@@ -178,6 +203,11 @@ def test_training_logs_the_ladder_and_refuses_a_ladder_that_cannot_play(tiny_con
     unfit = cfg.replace(game=generic.name, eval_symmetric=True)
     with pytest.raises(BoardqError, match="eval_symmetric needs board symmetries"):
         Trainer(unfit, generic).build()
+    with pytest.raises(BoardqError, match="eval_handicap is for Go; tictactoe has no handicap"):
+        Trainer(cfg.replace(eval_handicap=9), game).build()
+    go = get_game("go")
+    with pytest.raises(BoardqError, match="eval_handicap 10: go places 2, 3, 4, .*, 9 stones"):
+        Trainer(go.preset.replace(out_dir=cfg.out_dir, eval_handicap=10), go).build()
     # Refused before a run directory was made: only the tic-tac-toe run is there.
     assert [p.name for p in Path(cfg.out_dir).iterdir()] == ["tictactoe"]
 
