@@ -8,8 +8,8 @@ engine, an engine that dies or hangs, a refused command) is an `EngineError`: on
 that names the engine and says what it said. `close` ends the process (`quit`, then
 SIGKILL if it has not gone) and reaps it, so no zombie is left. The engine runs in a
 session of its own, weighed as the session of the process that starts it
-(`boardq.priority`); its
-own stderr goes to a temporary file whose last lines the errors quote.
+(`boardq.priority`); its own stderr goes to a temporary file whose last lines the
+errors quote.
 
 No TensorFlow, no game here: the caller speaks the game (`boardq.players.gtp_player`).
 """
