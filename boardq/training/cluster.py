@@ -8,11 +8,48 @@ and the run says in one line which node runs which actor process.
 from __future__ import annotations
 
 import os
+import socket
 from typing import Any
+from urllib.parse import urlsplit
 
 from boardq.errors import BoardqError
 
-__all__ = ["node_name", "placement", "start_ray", "wait_started"]
+__all__ = ["check_address", "node_name", "placement", "start_ray", "wait_started"]
+
+ANSWER_SEC = 5.0  # how long a cluster's address has to accept a connection
+
+
+def check_address(address: str, timeout: float = ANSWER_SEC) -> None:
+    """Refuses, in one line, a `--ray-address` where nothing accepts a connection.
+
+    Ray itself retries a dead address for minutes with warnings of its own; this asks
+    the address once. `""` (a local instance) and `auto` (Ray finds a running cluster,
+    or says at once that there is none) are left to Ray.
+
+    Raises:
+      BoardqError: the address is not HOST:PORT (or ray://HOST:PORT), or no process
+        accepts a connection there within `timeout` seconds.
+    """
+    if address in ("", "auto"):
+        return
+    parts = urlsplit(address if "://" in address else f"//{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port that is not a number, or out of range
+        host, port = None, None
+    if not host or port is None:
+        raise BoardqError(
+            f"ray address {address!r}: give HOST:PORT of the cluster's head "
+            "(`ray start --head` prints it), auto, or leave it out for a local instance"
+        )
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as e:
+        reason = "no answer" if isinstance(e, TimeoutError) else (e.strerror or str(e))
+        raise BoardqError(
+            f"no Ray cluster answers at {address} ({reason}): start its head with "
+            "`ray start --head`, or leave --ray-address out for a local instance"
+        ) from None
 
 
 def start_ray(address: str, processes: int) -> bool:
@@ -28,6 +65,7 @@ def start_ray(address: str, processes: int) -> bool:
     quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
     env = {"env_vars": {"TF_CPP_MIN_LOG_LEVEL": "3", "RAY_DEDUP_LOGS": "0"}}
     if address:
+        check_address(address)
         ray.init(address=address, runtime_env=env, **quiet)
         return False
     ray.init(num_cpus=max(os.cpu_count() or 1, processes), runtime_env=env, **quiet)

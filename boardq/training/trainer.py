@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import resource
+import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from boardq.players.factory import check_symmetric, ladder_specs
 from boardq.rundir import CONFIG_FILE, RunLock, atomic_write_text, new_run_dir
 from boardq.training.budget import Budget
 from boardq.training.checkpoints import disk_full_error
+from boardq.training.cluster import check_address
 from boardq.training.ladder import Ladder, check_handicap
 from boardq.training.loggers import JsonLinesLogger, Logger, TensorBoardLogger
 from boardq.training.remote import make_collection
@@ -79,6 +81,8 @@ class Trainer:
         if config.eval_symmetric:
             check_symmetric(game, "eval_symmetric")
         check_handicap(config, game)
+        if config.actor_processes:
+            check_address(config.ray_address)
         self.resume_dir = Path(resume_dir) if resume_dir else None
         self.resume_replay = resume_replay
         self.notes: list[str] = []  # lines for people about the resume
@@ -89,6 +93,8 @@ class Trainer:
     # -- building --------------------------------------------------------------------------
     def build(self) -> None:
         """Builds every part in order on this (the main) thread; restores a resumed run.
+
+        A new run whose build fails removes the directory it made.
 
         Raises:
           RunDirError: the run directory is in use, has no checkpoint, or its
@@ -103,6 +109,8 @@ class Trainer:
             if hasattr(self, "collection"):
                 self.collection.close()
             self.lock.release()
+            if self.resume_dir is None:  # a new run that never started leaves nothing
+                shutil.rmtree(self.run_dir, ignore_errors=True)
             raise
         self.built = True
 

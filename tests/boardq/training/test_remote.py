@@ -163,3 +163,24 @@ def test_a_killed_actor_process_is_restarted_and_ctrl_c_leaves_no_process(tmp_pa
     time.sleep(1.0)
     assert len(seen) >= 3  # the Ray instance's own processes and the actor's
     assert [cmd for pid, cmd in seen.items() if alive(pid)] == []
+
+
+def test_a_ray_address_is_asked_once_and_refused_in_one_line():
+    import socket
+
+    from boardq.errors import BoardqError
+    from boardq.training.cluster import check_address
+
+    with socket.socket() as server:  # something that accepts: the address is taken
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        check_address(f"127.0.0.1:{port}")
+        check_address(f"ray://127.0.0.1:{port}")  # Ray's client form
+    check_address("")  # a local instance
+    check_address("auto")  # Ray looks for a running cluster itself
+    with pytest.raises(BoardqError, match=r"no Ray cluster answers at 127.0.0.1:\d+ \("):
+        check_address(f"127.0.0.1:{port}")  # closed now: refused at once
+    for bad in ("headnode", "headnode:port", "headnode:99999", ":6379"):
+        with pytest.raises(BoardqError, match="give HOST:PORT of the cluster's head"):
+            check_address(bad)

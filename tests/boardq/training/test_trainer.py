@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from boardq.errors import RunDirError
+from boardq.errors import BoardqError, RunDirError
 from boardq.game import Game
 from boardq.players.agent import Agent
 from boardq.training.trainer import Trainer
@@ -92,6 +93,37 @@ def test_an_actor_exception_stops_training_and_surfaces(tiny_config):
         trainer.run()
     assert not any(t.is_alive() for t in threading.enumerate() if t.name.startswith("actor"))
     assert trainer.feed.ended
+
+
+class NoBoardGame(Game):
+    """Tic-tac-toe whose environments cannot be made (a game package that is broken)."""
+
+    def make_env(self, **kwargs):
+        raise RuntimeError("no board in the box")
+
+
+def test_a_new_run_whose_build_fails_leaves_no_directory(tiny_config):
+    base = get_game("tictactoe")
+    game = NoBoardGame(**{f: getattr(base, f) for f in base.__dataclass_fields__})
+    trainer = Trainer(tiny_config.replace(vectorized=False), game)
+    with pytest.raises(RuntimeError, match="no board in the box"):
+        trainer.build()
+    assert trainer.run_dir is not None and not trainer.run_dir.exists()
+    assert list((trainer.run_dir.parent).iterdir()) == []
+    # The out dir itself stays: it is the user's, and may hold other runs.
+    assert trainer.run_dir.parent.is_dir()
+
+
+def test_an_unreachable_ray_address_is_refused_before_a_run_directory(tiny_config):
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on: bound, then let go
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cfg = tiny_config.replace(actor_processes=1, ray_address=f"127.0.0.1:{port}")
+    with pytest.raises(BoardqError, match=rf"no Ray cluster answers at 127.0.0.1:{port}"):
+        Trainer(cfg, get_game("tictactoe"))
+    assert not Path(tiny_config.out_dir).exists()
 
 
 def test_resume_continues_from_the_checkpoint(tiny_config):
