@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     for spec in [PlayerSpec(Kind.AGENT, "agent", path=args.agent), *specs]:
         check_spec(spec, game)
     warn_engines(specs, game, "evaluate")
-    recorder = _recorder(args.record, game)
+    recorder = _recorder(args.record, game, handicap)
     # Agents play as their runs chose (averaged or not) unless --[no-]symmetric says.
     with PlayerFactory(game, symmetric=None) as factory:
         factory.evaluated = agent = factory.agent(args.agent, symmetric=args.symmetric)
@@ -197,13 +197,17 @@ def _handicap(args: argparse.Namespace, game):
     return Handicap(points, game.gtp.pass_action)
 
 
-def _recorder(folder: str | None, game):
-    """A recorder that keeps every game in `folder` (checked writable now), or None."""
+def _recorder(folder: str | None, game, handicap=None):
+    """A recorder that keeps every game in `folder` (checked writable now), or None.
+
+    `handicap`: the games' `Handicap`, which the records of black's games state.
+    """
     if not folder:
         return None
     from boardq.players.records import Recorder, RecordFolder
 
-    return Recorder(game, sink=RecordFolder(folder).add)
+    opening = handicap.seated(True).moves if handicap is not None else ()
+    return Recorder(game, sink=RecordFolder(folder).add, handicap=opening)
 
 
 def _play(args, game, factory, specs, recorder=None, handicap=None) -> tuple[dict, dict, bool]:

@@ -134,6 +134,11 @@ class RecordReplay:
         ):
             if extra:
                 view.say(f"  {label}: {extra}")
+        if record.settings.get("handicap"):
+            view.say(
+                f"  handicap: {record.settings['handicap']} stones, black's first moves "
+                "with white passing between them"
+            )
         if "komi_in_file" in record.settings:
             view.say(
                 f"  the file's komi: {record.settings['komi_in_file']:g}; boardq counts with "

@@ -18,7 +18,7 @@ the moves it takes back taken out again.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -83,12 +83,22 @@ class GameLog:
         game: the game (`boardq.game.Game`).
         players: who plays the first seat and the second (either may be filled later).
         event: what plays it ("boardq evaluate").
+        handicap: the opening of a handicap game (`Handicap.seated(True).moves`: the
+            stones with the passes between them); a game that starts with it is a
+            handicap game in its record (`settings["handicap"]`: the number of stones).
     """
 
-    def __init__(self, game, players=(UNKNOWN_PLAYER, UNKNOWN_PLAYER), event: str = "") -> None:
+    def __init__(
+        self,
+        game,
+        players=(UNKNOWN_PLAYER, UNKNOWN_PLAYER),
+        event: str = "",
+        handicap: Sequence[int] = (),
+    ) -> None:
         self.game = game
         self.players = list(players)
         self.event = event
+        self.handicap = tuple(int(a) for a in handicap)
         self.started = now_iso()
         self.moves: list[Move] = []
 
@@ -124,13 +134,17 @@ class GameLog:
                     -1
                 ]
             text = result_text(self.game.name, result, board)
+        settings = settings_of(self.game)
+        opening = self.handicap
+        if opening and tuple(m.action for m in self.moves[: len(opening)]) == opening:
+            settings["handicap"] = (len(opening) + 1) // 2  # stones, passes between them
         return GameRecord(
             game=self.game.name,
             players=(self.players[0], self.players[1]),
             moves=tuple(self.moves),
             result=result,
             result_text=text,
-            settings=settings_of(self.game),
+            settings=settings,
             started=self.started,
             event=self.event,
             engine_count=engine_count,
@@ -195,6 +209,7 @@ class Recorder:
         event: what plays the games ("boardq evaluate"), written in each record.
         values: ask seated players that have `q_values` for their value of each move
             (one more forward pass of the network per move).
+        handicap: the opening of handicap games, as `GameLog` takes it.
 
     Attributes:
         error: why the sink stopped taking records (a full disk...), or None: the
@@ -207,8 +222,10 @@ class Recorder:
         sink: Callable[[GameRecord], Any] | None = None,
         event: str = "",
         values: bool = True,
+        handicap: Sequence[int] = (),
     ) -> None:
         self.game = game
+        self.handicap = tuple(int(a) for a in handicap)
         self.sink = sink
         self.event = event
         self.values = values
@@ -231,7 +248,7 @@ class Recorder:
         self._seated = [*self._seated[-1:], player]
 
     def new_game(self) -> None:
-        self._log = GameLog(self.game, event=self.event)
+        self._log = GameLog(self.game, event=self.event, handicap=self.handicap)
         self._pending = None
 
     def moved(self, action: int, result: int | None) -> None:

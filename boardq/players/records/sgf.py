@@ -109,7 +109,14 @@ def to_sgf(record: GameRecord) -> bytes:
     if record.result_text:
         root.set("RE", record.result_text)
     root.set("C", _root_comment(record, dialect))
+    placed = _handicap_plies(record, dialect)
+    if placed:  # black's stones as the setup they are: HA, AB; white moves first
+        stones = [m.action for m in record.moves[:placed:2]]
+        root.set("HA", len(stones))
+        root.set_raw_list("AB", [dialect.encode(a).encode("ascii") for a in stones])
     for number, move in enumerate(record.moves):
+        if number < placed:
+            continue
         if move.action == dialect.pass_action and dialect.passes is Passes.OMITTED:
             continue  # the next move, the other colour's again, says it
         node = game.extend_main_sequence()
@@ -125,6 +132,25 @@ def to_sgf(record: GameRecord) -> bytes:
     return game.serialise()
 
 
+def _handicap_plies(record: GameRecord, dialect: SgfGame) -> int:
+    """How many of the first moves are handicap stones and the passes between them.
+
+    A record states a handicap game in `settings["handicap"]` (`GameLog`); its first
+    moves are then black's stones with white passing in between, written as SGF's
+    setup (HA, AB) rather than as moves. 0 for an even game.
+    """
+    stones = int(record.settings.get("handicap", 0) or 0)
+    plies = 2 * stones - 1
+    if stones < 1 or dialect.pass_action is None or len(record.moves) < plies:
+        return 0
+    actions = [m.action for m in record.moves[:plies]]
+    if any(a == dialect.pass_action for a in actions[::2]):
+        return 0
+    if any(a != dialect.pass_action for a in actions[1::2]):
+        return 0
+    return plies
+
+
 def from_sgf(data: bytes, source: str = "") -> list[GameRecord]:
     """Every game of an SGF file, replayed in boardq's rules.
 
@@ -134,8 +160,12 @@ def from_sgf(data: bytes, source: str = "") -> list[GameRecord]:
 
     Raises:
         RecordError: not SGF, a game boardq does not play, another board size, a
-            set-up position, or a move that is not legal (one line naming the file,
-            the game and the move).
+            set-up position other than Go's handicap stones (black's, before the first
+            move), or a move that is not legal (one line naming the file, the game and
+            the move).
+
+    Go's handicap stones (AB, with or without HA) are replayed as black's first moves
+    with white passing in between, and the record states them (`settings["handicap"]`).
     """
     try:
         trees = sgf_grammar.parse_sgf_collection(data)
@@ -178,7 +208,7 @@ def _read_game(game: sgf.Sgf_game, where: str) -> GameRecord:
             f"{dialect.size}x{dialect.size}"
         )
     ours = root.has_property("AP") and root.get("AP")[0] == APPLICATION
-    colours, actions, notes, claimed = _moves(game, dialect, where)
+    colours, actions, notes, claimed, stones = _moves(game, dialect, where)
     actions, notes = _fill_passes(colours, actions, notes, dialect, where)
     try:
         replayed = replay(board_game, actions, keep_boards=False)
@@ -190,6 +220,8 @@ def _read_game(game: sgf.Sgf_game, where: str) -> GameRecord:
     )
     info = _parse_root_comment(root.get("C") if ours and root.has_property("C") else "")
     settings: dict[str, Any] = {"board_size": size}
+    if stones:
+        settings["handicap"] = stones
     if dialect.komi is not None:
         settings["komi"] = dialect.komi
         if root.has_property("KM") and root.get("KM") != dialect.komi:
@@ -218,14 +250,21 @@ def _read_game(game: sgf.Sgf_game, where: str) -> GameRecord:
 
 def _moves(
     game: sgf.Sgf_game, dialect: SgfGame, where: str
-) -> tuple[list[str], list[int], list[str], str | None]:
-    """The colours, actions and comments of the main line's moves; a stated end (resign)."""
+) -> tuple[list[str], list[int], list[str], str | None, int]:
+    """The colours, actions and comments of the main line's moves.
+
+    Also a stated end (resign), and the number of Go's handicap stones (placed as
+    black's first moves, white passing between them).
+    """
     colours: list[str] = []
     actions: list[int] = []
     notes: list[str] = []
+    stones = 0
     for node in game.get_main_sequence():
         setup = [p for p in ("AB", "AW", "AE") if node.has_property(p)]
-        if setup and not _is_start_position(node, dialect):
+        if setup and not actions and setup == ["AB"] and dialect.number == 1:
+            stones = _place_handicap(node, dialect, where, colours, actions, notes)
+        elif setup and not _is_start_position(node, dialect):
             raise RecordError(
                 f"{where}: it starts from a set-up position ({', '.join(setup)}: handicap "
                 "or placed stones), and boardq replays games from the empty start only"
@@ -238,7 +277,7 @@ def _moves(
         colour = played[0]
         value = node.get_raw(colour.upper()).decode("latin-1").strip()
         if value.lower() in ("resign", "forfeit"):
-            return colours, actions, notes, f"{'W' if colour == 'b' else 'B'}+R"
+            return colours, actions, notes, f"{'W' if colour == 'b' else 'B'}+R", stones
         if value.lower().startswith("swap"):
             raise RecordError(f"{where}: it uses the swap rule, which boardq's Hex does not play")
         action = dialect.decode(value)
@@ -250,7 +289,35 @@ def _moves(
         colours.append(colour)
         actions.append(action)
         notes.append(node.get("C") if node.has_property("C") else "")
-    return colours, actions, notes, None
+    return colours, actions, notes, None, stones
+
+
+def _place_handicap(
+    node, dialect: SgfGame, where: str, colours: list[str], actions: list[int], notes: list[str]
+) -> int:
+    """Go's handicap stones (AB before the first move) as black's first moves.
+
+    White passes between them; returns how many there are.
+    """
+    values = [v.decode("latin-1") for v in node.get_raw_list("AB")]
+    points = [dialect.decode(v) for v in values]
+    for value, point in zip(values, points, strict=True):
+        if point is None or point == dialect.pass_action:
+            raise RecordError(
+                f"{where}: handicap stone AB[{value}] is not a point of a "
+                f"{dialect.size}x{dialect.size} board"
+            )
+    if len(set(points)) != len(points):
+        raise RecordError(f"{where}: a handicap stone is placed twice (AB)")
+    for i, point in enumerate(points):
+        if i:
+            colours.append("w")
+            actions.append(int(dialect.pass_action))
+            notes.append("")
+        colours.append("b")
+        actions.append(int(point))
+        notes.append("")
+    return len(points)
 
 
 def _is_start_position(node, dialect: SgfGame) -> bool:

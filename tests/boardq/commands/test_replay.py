@@ -181,3 +181,28 @@ def test_the_bundled_go_agent_s_games_open_in_replay_and_in_gnugo_alike(tmp_path
         mapping = {"X": "X", "O": "O", ".": "+", "+": "+"}
         assert [[mapping[c] for c in row] for row in gnugo_rows[-9:]] == ours[-9:], path.name
         assert record.result_text in shown
+
+
+def test_an_evaluation_with_handicap_keeps_its_stones_as_setup_and_replay_says_so(
+    tmp_path, monkeypatch, capsys
+):
+    result = boardq(
+        ["evaluate", "go", "--agent", "bundled:go", "--opponent", "random", "--games", "1",
+         "--handicap", "3", "--record", "go"], tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    black, white = read_records(tmp_path / "go" / "games.jsonl").records
+    assert black.settings["handicap"] == 3 and "handicap" not in white.settings
+    black_file = (tmp_path / "go" / "game-0001.sgf").read_text()
+    assert "HA[3]" in black_file and "AB[" in black_file
+    assert "AB[" not in (tmp_path / "go" / "game-0002.sgf").read_text()
+    code, out, err = replay(
+        [str(tmp_path / "go" / "game-0001.sgf")], "end\nq\n", monkeypatch, capsys
+    )
+    assert code == 0, err
+    assert "handicap: 3 stones" in out and black.result_text in out
+    code, out, err = replay(
+        [str(tmp_path / "go" / "game-0002.sgf")], "end\nq\n", monkeypatch, capsys
+    )
+    assert code == 0, err
+    assert "handicap" not in out

@@ -206,7 +206,11 @@ def test_gnugo_reads_boardqs_go_file_to_the_same_final_position(tmp_path, seed):
         (b"(;GM[11]FF[4]SZ[11];B[f6])", "a 11x11 board; boardq's Hex is 7x7"),
         (b"(;GM[1]FF[4]SZ[9];B[ee];W[ee])", "move 2 (E5) is not legal there"),
         (b"(;GM[1]FF[4]SZ[9];B[ee];B[cc])", "move 2 is Black's, but White is to play"),
-        (b"(;GM[1]FF[4]SZ[9]HA[2]AB[cc][gg];W[ee])", "starts from a set-up position (AB"),
+        (b"(;GM[1]FF[4]SZ[9]AW[cc];B[ee])", "starts from a set-up position (AW"),
+        (b"(;GM[1]FF[4]SZ[9];B[ee];AB[gg];W[cc])", "starts from a set-up position (AB"),
+        (b"(;GM[1]FF[4]SZ[9]HA[2]AB[cc][zz];W[ee])", "handicap stone AB[zz] is not a point"),
+        (b"(;GM[1]FF[4]SZ[9]HA[2]AB[cc][cc];W[ee])", "a handicap stone is placed twice"),
+        (b"(;GM[2]FF[4]SZ[8]AB[cc];B[ee])", "starts from a set-up position (AB"),
         (b"(;GM[1]FF[4]SZ[9];B[ee];W[zz])", "move 2 (W[zz]) is not a point of a 9x9 board"),
         (b"(;GM[1]FF[4]SZ[9];B[];W[];B[ee])", "move 3 (E5) comes after the game ended"),
         (b"(;GM[11]FF[4]SZ[7];B[d4];W[swap-pieces])", "the swap rule"),
@@ -452,6 +456,48 @@ def test_a_sink_that_fails_stops_the_recording_not_the_games(tmp_path):
 
 
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
+def test_a_handicap_game_is_kept_as_handicap_stones_and_read_back(tmp_path):
+    from sgfmill import sgf
+
+    from boardq.players.evaluation import Handicap, evaluate
+
+    game = get_game("go")
+    handicap = Handicap(game.gtp.handicap_actions(3), 81)
+    recorder = Recorder(game, RecordFolder(tmp_path).add, handicap=handicap.seated(True).moves)
+    agent = recorder.seat(RandomPlayer(seed=0), PlayerInfo("agent"))
+    other = recorder.seat(RandomPlayer(seed=1), PlayerInfo("random"))
+    evaluate(agent, other, game.make_env, 1, seed=4, observers=[recorder], openings=handicap)
+    black, white = read_records(tmp_path / "games.jsonl").records
+    assert black.settings["handicap"] == 3 and "handicap" not in white.settings
+    assert black.actions[:5] == [handicap.points[0], 81, handicap.points[1], 81, handicap.points[2]]
+    # The SGF file states the stones as setup; white moves first after them.
+    text = (tmp_path / "game-0001.sgf").read_text()
+    stones = "".join(f"[{SGF_GAMES['go'].encode(p)}]" for p in handicap.points)
+    assert "HA[3]" in text and f"AB{stones}" in text
+    first = sgf.Sgf_game.from_string(text).get_main_sequence()[1]
+    assert first.get_move()[0] == "w"
+    assert "HA[" not in (tmp_path / "game-0002.sgf").read_text()
+    [back] = read_records(tmp_path / "game-0001.sgf").records
+    assert back.actions == black.actions and back.settings["handicap"] == 3
+    assert back.result_text == black.result_text
+    assert [(m.seconds, m.value) for m in back.moves[5:]] == [
+        (m.seconds, m.value) for m in black.moves[5:]
+    ]
+    # Another program reads it to the same position: GNU Go, where it is installed.
+    if GNUGO is None:
+        return
+    script = f"loadsgf {tmp_path / 'game-0001.sgf'}\nlist_stones black\nlist_stones white\nquit\n"
+    out = subprocess.run(
+        [GNUGO, "--mode", "gtp"], input=script, capture_output=True, text=True, timeout=60
+    ).stdout
+    answers = [block[2:].split() for block in out.split("\n\n") if block.startswith("=")]
+    board = np.asarray(replay_record(back, game).boards[-1])
+    letters = "ABCDEFGHJ"
+    for colour, answer in ((1, answers[1]), (-1, answers[2])):
+        ours = {f"{letters[c]}{9 - r}" for r, c in zip(*np.nonzero(board == colour), strict=True)}
+        assert set(answer) == ours
+
+
 def test_a_game_against_gnugo_names_its_command_and_keeps_its_own_count(tmp_path):
     from boardq.players.factory import PlayerFactory
     from boardq.players.records import spec_info
