@@ -5,7 +5,10 @@ names (`Game.gtp`): `protocol_version`, `name`, `version`, `known_command`,
 `list_commands`, `quit`, `boardsize`, `clear_board`, `komi`, `play`, `genmove`, `undo`,
 `showboard`, `printsgf` (the game so far as an SGF file, as GNU Go and KataGo answer
 it: in the answer, or written to the file it names), and `final_score` where boardq
-counts the game (Go: area, Tromp-Taylor, komi included). The game is played through
+counts the game (Go: area, Tromp-Taylor, komi included). Go also takes handicap stones
+(`fixed_handicap`, `place_free_handicap` on the same fixed points, `set_free_handicap`):
+black's first moves with white passing between them, as the ladder's handicap games
+are played, which `undo` does not take back. The game is played through
 its real environment (`Match`, which takes moves back), so the rules are PettingZoo's,
 as in training.
 
@@ -137,6 +140,11 @@ class AgentEngine:
         }
         if self.dialect.score is not None:
             self._handlers["final_score"] = self._final_score
+        if self.dialect.handicap:
+            self._handlers["fixed_handicap"] = self._fixed_handicap
+            self._handlers["place_free_handicap"] = self._fixed_handicap
+            self._handlers["set_free_handicap"] = self._set_free_handicap
+        self.setup_plies = 0  # the handicap stones and the passes between them
 
     # -- the loop ----------------------------------------------------------------------
     def run(self, stdin: TextIO, stdout: TextIO) -> None:
@@ -181,6 +189,7 @@ class AgentEngine:
         self.match = Match(self.game)
         self.moves = []
         self.game_log = GameLog(self.game, event="boardq gtp")
+        self.setup_plies = 0
         return ""
 
     def _to_move(self, seat: int) -> None:
@@ -248,7 +257,7 @@ class AgentEngine:
         return self.moves[-1].vertex
 
     def _undo(self, args: list[str]) -> str:
-        if not self.moves:
+        if len(self.moves) <= self.setup_plies:  # handicap stones are not moves
             raise GtpError("cannot undo")
         count = 1
         while count < len(self.moves) and self.moves[-count - 1].implied:
@@ -257,6 +266,44 @@ class AgentEngine:
         del self.moves[-count:]
         self.game_log.take_back(count)
         return ""
+
+    # -- handicap (Go) ------------------------------------------------------------------
+    def _fixed_handicap(self, args: list[str]) -> str:
+        """`fixed_handicap N` (and `place_free_handicap N`, placed the same way)."""
+        stones = _whole(args, "fixed_handicap")
+        if stones not in self.dialect.handicap:
+            raise GtpError("invalid number of stones")
+        vertices = self.dialect.handicap[stones]
+        self._place_handicap([self.dialect.action(v) for v in vertices])
+        return " ".join(vertices)
+
+    def _set_free_handicap(self, args: list[str]) -> str:
+        """`set_free_handicap V1 V2 ...`: the controller's points."""
+        actions = [self.dialect.action(v) for v in args]
+        if len(actions) < 2 or len(set(actions)) != len(actions):
+            raise GtpError("bad vertex list")
+        if self.dialect.pass_action in actions:
+            raise GtpError("bad vertex list")
+        self._place_handicap(actions)
+        return ""
+
+    def _place_handicap(self, actions: list[int]) -> None:
+        """Black's stones on an empty board, white passing between them; white to move.
+
+        The game's rules have no setup, so the stones are black's first moves (as in
+        `boardq evaluate --handicap`, and as the Go agent's ladder trains it to see them),
+        and the record states them as SGF's HA and AB.
+        """
+        if self.moves:
+            raise GtpError("board not empty")
+        opening: list[int] = []
+        for action in actions:
+            opening += [action, int(self.dialect.pass_action)]
+        opening.pop()
+        self.game_log = GameLog(self.game, event="boardq gtp", handicap=opening)
+        for k, action in enumerate(opening):
+            self._record(action, implied=bool(k % 2))
+        self.setup_plies = len(opening)
 
     # -- settings and views ------------------------------------------------------------
     def _boardsize(self, args: list[str]) -> str:

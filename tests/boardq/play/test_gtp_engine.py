@@ -18,7 +18,7 @@ import pytest
 from boardq.catalog import get_game
 from boardq.play.gtp_engine import AgentEngine
 from boardq.play.match import Match
-from boardq.players.records import GameRecord, PlayerInfo, from_sgf, read_records
+from boardq.players.records import GameRecord, PlayerInfo, from_sgf, read_records, to_sgf
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -292,3 +292,46 @@ def test_boardq_gtp_prints_an_sgf_that_boardq_and_gnugo_read_to_the_same_game(tm
     gnugo = [block[2:].split() for block in out.split("\n\n") if block.startswith("=")]
     assert gnugo[0] == ["black"]  # who moves next
     assert set(gnugo[1]) == set(labels[0::2]) and set(gnugo[2]) == set(labels[1::2])
+
+
+def test_go_takes_handicap_stones_fixed_or_free_and_records_them(go):
+    assert talk(go, "list_commands")[0].count("handicap") == 3
+    assert talk(go, "fixed_handicap 3") == ["= " + " ".join(get_game("go").gtp.handicap[3])]
+    # The stones are black's with white passing between them; white moves now.
+    assert [m.vertex for m in go.moves] == ["C7", "pass", "G7", "pass", "C3"]
+    assert talk(go, "play b E5", "play w E5", "undo", "undo") == [
+        "? it is white's move: boardq's games alternate (play a pass first)",
+        "=",
+        "=",
+        "? cannot undo",  # the stones stay
+    ]
+    assert len(go.moves) == 5
+    assert talk(go, "genmove w") == ["= A9"]
+    record = go.record()
+    assert record.settings["handicap"] == 3
+    [back] = from_sgf(to_sgf(record), "h.sgf")
+    assert back.actions == record.actions and back.settings["handicap"] == 3
+    assert talk(go, "fixed_handicap 2") == ["? board not empty"]
+    talk(go, "clear_board")
+    assert talk(go, "fixed_handicap 1", "fixed_handicap 10", "fixed_handicap x") == [
+        "? invalid number of stones",
+        "? invalid number of stones",
+        "? syntax error: fixed_handicap not an integer",
+    ]
+    assert (
+        talk(go, "set_free_handicap A1", "set_free_handicap A1 A1", "set_free_handicap A1 pass")
+        == ["? bad vertex list"] * 3
+    )
+    assert go.moves == []
+    assert talk(go, "set_free_handicap A1 J9 E5") == ["="]
+    assert [m.vertex for m in go.moves] == ["A1", "pass", "J9", "pass", "E5"]
+    sgf = talk(go, "printsgf")[0]
+    assert "HA[3]" in sgf and "AB[ai][ia][ee]" in sgf  # A1 bottom left, J9 top right
+    talk(go, "clear_board")
+    assert talk(go, "place_free_handicap 4") == ["= " + " ".join(get_game("go").gtp.handicap[4])]
+
+
+def test_games_without_handicap_do_not_list_it():
+    engine = AgentEngine(get_game("othello"), first_legal, "boardq", "test")
+    assert "handicap" not in talk(engine, "list_commands")[0]
+    assert talk(engine, "fixed_handicap 2") == ["? unknown command"]
