@@ -21,6 +21,7 @@ numpy only.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -91,11 +92,18 @@ class PrunedGames:
         return self.games.step(actions)
 
 
+PLANES_KEPT = 4096
+"""Positions whose planes `PrunedRules` keeps (a depth-2 Go search meets about 2,000)."""
+
+
 class PrunedRules:
     """A game's rules (`boardq.game.Rules`) whose legal moves leave out the pruned ones.
 
     What a search over an agent that prunes moves expands; everything else is the
-    rules' own.
+    rules' own. Pruning needs a position's planes, and the search asks for the same
+    position's planes for the network: both come from one computation, kept by the
+    position's contents for the last `PLANES_KEPT` positions (Go's liberty count is
+    Python, the most of a searched node's cost).
 
     Args:
       rules: the game's rules.
@@ -105,11 +113,30 @@ class PrunedRules:
     def __init__(self, rules, pruned: Callable[[np.ndarray], np.ndarray]) -> None:
         self.rules = rules
         self._pruned = pruned
+        self._planes: dict[tuple, np.ndarray] = {}
+        self._lock = threading.Lock()  # one agent may search in several threads (serve)
 
     def legal_mask(self, position) -> np.ndarray:
         legal = self.rules.legal_mask(position)
-        planes = self.rules.planes_from_board(position)
+        planes = self.planes_from_board(position)
         return pruned_mask(self._pruned, planes[None], legal[None])[0]
+
+    def planes_from_board(self, position) -> np.ndarray:
+        """The rules' planes of `position` (read-only: shared by every caller)."""
+        if not isinstance(position, np.ndarray):
+            return self.rules.planes_from_board(position)
+        key = (position.dtype.str, position.shape, position.tobytes())
+        with self._lock:
+            planes = self._planes.get(key)
+        if planes is not None:
+            return planes
+        planes = np.asarray(self.rules.planes_from_board(position))
+        planes.flags.writeable = False
+        with self._lock:
+            if len(self._planes) >= PLANES_KEPT:
+                del self._planes[next(iter(self._planes))]  # the oldest
+            self._planes[key] = planes
+        return planes
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.rules, name)

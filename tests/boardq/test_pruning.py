@@ -123,3 +123,34 @@ def test_pruned_rules_expand_no_eye():
     assert GO.rules.legal_mask(position)[[0, 18]].all()
     assert not rules.legal_mask(position)[[0, 18]].any()
     assert rules.legal_mask(position)[81] and rules.num_actions == 82
+
+
+def test_pruned_rules_compute_a_positions_planes_once_and_by_its_contents(monkeypatch):
+    import boardq.pruning as pruning
+
+    monkeypatch.setattr(pruning, "PLANES_KEPT", 8)  # the oldest are let go
+    rules = PrunedRules(GO.rules, own_eyes)
+    rng = np.random.default_rng(3)
+    position = GO.rules.start()
+    positions = []
+    for _ in range(40):  # a random game's positions
+        positions.append(position)
+        legal = np.flatnonzero(GO.rules.legal_mask(position)[:81])
+        if not len(legal):
+            break
+        position = GO.rules.apply(position, int(rng.choice(legal)))
+    for position in positions:
+        planes = rules.planes_from_board(position)
+        np.testing.assert_array_equal(planes, GO.rules.planes_from_board(position))
+        assert rules.planes_from_board(position.copy()) is planes  # same contents: kept
+        assert not planes.flags.writeable  # shared: nobody may change it
+        np.testing.assert_array_equal(
+            rules.legal_mask(position),
+            pruned_mask(own_eyes, planes[None], GO.rules.legal_mask(position)[None])[0],
+        )
+    changed = positions[-1].copy()
+    changed[:81] = 0  # a position changed in place is another position
+    np.testing.assert_array_equal(
+        rules.planes_from_board(changed), GO.rules.planes_from_board(changed)
+    )
+    assert len(rules._planes) == 8
