@@ -182,19 +182,16 @@ def _handicap(args: argparse.Namespace, game):
         BoardqError: the game has no such handicap, or `--opening-plies` is given too.
     """
     from boardq.errors import BoardqError
-    from boardq.players.evaluation import Handicap
+    from boardq.players.evaluation import fixed_handicap
 
     if args.handicap is None:
         return None
-    if game.gtp is None or not game.gtp.handicap:
-        raise BoardqError(f"--handicap is for Go; {game.title} has no handicap stones")
     if args.opening_plies:
         raise BoardqError("--handicap and --opening-plies open the games two ways: give one")
     try:
-        points = game.gtp.handicap_actions(args.handicap)
+        return fixed_handicap(game, args.handicap)
     except ValueError as e:
         raise BoardqError(f"--handicap {args.handicap}: {e}") from None
-    return Handicap(points, game.gtp.pass_action)
 
 
 def _recorder(folder: str | None, game, handicap=None):

@@ -12,7 +12,7 @@ given a file (`--record FILE`) writes every game there as it ends (or is left).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -78,6 +78,7 @@ class Session:
         search: str = "",
         record_to: str | Path | None = None,
         agent_info: PlayerInfo | None = None,
+        handicap: Sequence[int] = (),
     ) -> None:
         """Initialises the session.
 
@@ -93,6 +94,10 @@ class Session:
           record_to: the file every game is saved to as it ends (`save_record`; the
             games after the first of an SGF file go to NAME-2.sgf, NAME-3.sgf...).
           agent_info: how the records name the agent.
+          handicap: Go's handicap stones (actions), black's in every game whoever
+            plays black: placed before the first move, white passing between them (as
+            `boardq evaluate --handicap` plays them); then white moves. Undo does not
+            take them back.
         """
         self.game = game
         self.agent = agent
@@ -105,6 +110,8 @@ class Session:
         self.record_to = None if record_to is None else Path(record_to)
         self.agent_info = agent_info or PlayerInfo("boardq agent", {"kind": "agent"})
         self.log: GameLog | None = None
+        self.handicap = tuple(int(a) for a in handicap)
+        self._setup = 0  # the plies of the handicap stones and the passes between them
         self.last_record: GameRecord | None = None
         self._commands: dict[str, Callable[[Match, int], bool]] = {
             "help": self._help,
@@ -140,7 +147,10 @@ class Session:
         match = Match(self.game)
         person = PlayerInfo("you", {"kind": "person"})
         seats = (person, self.agent_info) if human_seat == 0 else (self.agent_info, person)
-        self.log = GameLog(self.game, seats, event="boardq play")
+        opening = self._place_handicap(match)
+        self.log = GameLog(self.game, seats, event="boardq play", handicap=opening)
+        for action in opening:
+            self.log.add(action)
         self._number = number
         try:
             self._announce(human_seat, number)
@@ -157,10 +167,28 @@ class Session:
             if not match.over and self.log.moves and self.record_to is not None:
                 self._save(self._record_path(), self.log.record())  # left before its end
 
+    def _place_handicap(self, match: Match) -> tuple[int, ...]:
+        """Plays black's handicap stones and white's passes between them; the moves."""
+        opening: list[int] = []
+        for action in self.handicap:
+            opening += [action, int(self.game.gtp.pass_action)]
+        opening = opening[:-1]
+        for action in opening:
+            match.play(action)
+        self._setup = len(opening)
+        return tuple(opening)
+
     def _announce(self, human_seat: int, number: int) -> None:
         self.view.console.print()
         you, it = self.view.mark(human_seat), self.view.mark(1 - human_seat)
-        if human_seat == 0:
+        if self.handicap:
+            stones = f"{len(self.handicap)} handicap stones"
+            if human_seat == 0:
+                self.view.say(f"Game {number}: you are {you} with {stones}; the agent is {it}.")
+            else:
+                self.view.say(f"Game {number}: you are {you}; the agent is {it} with {stones}.")
+            self.view.say("White moves first.")
+        elif human_seat == 0:
             self.view.say(f"Game {number}: you are {you} and move first; the agent is {it}.")
         else:
             self.view.say(f"Game {number}: you are {you}; the agent is {it} and moves first.")
@@ -281,7 +309,7 @@ class Session:
         return False
 
     def _undo(self, match: Match, seat: int) -> bool:
-        mine = [i for i in range(len(match.moves)) if match.mover_of(i) == seat]
+        mine = [i for i in range(self._setup, len(match.moves)) if match.mover_of(i) == seat]
         if not mine:
             self.view.error("nothing to undo: you have not moved yet in this game")
             return False

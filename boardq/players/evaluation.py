@@ -50,6 +50,7 @@ __all__ = [
     "TimedPlayer",
     "WinBlockPlayer",
     "evaluate",
+    "fixed_handicap",
     "play_game",
     "score_interval",
 ]
@@ -181,6 +182,27 @@ class Handicap:
         for point in self.points:
             moves += [point, self.pass_action]
         return _Scripted(tuple(moves[:-1]))
+
+
+def fixed_handicap(game, stones: int) -> Handicap:
+    """The game's fixed handicap of `stones` stones (Go's, as GNU Go places them).
+
+    Raises:
+        ValueError: the game has no handicap stones, or none of that number (the
+            message says which numbers it has).
+    """
+    table = game.gtp.handicap if game.gtp is not None else {}
+    if not table:
+        raise ValueError(f"{game.title} has no handicap stones")
+    if stones not in table:
+        known = sorted(table)
+        span = (
+            f"{known[0]}-{known[-1]}"
+            if known == list(range(known[0], known[-1] + 1))
+            else (", ".join(str(n) for n in known))
+        )
+        raise ValueError(f"{game.title} places {span} handicap stones, not {stones}")
+    return Handicap(game.gtp.handicap_actions(stones), int(game.gtp.pass_action))
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ import numpy as np
 from boardq.config import TrainConfig
 from boardq.errors import AgentFileError
 from boardq.players.agentfile import SYMMETRIC_LADDER, averaged_weights, export_agent, read_header
+from boardq.players.evaluation import fixed_handicap
 from boardq.players.factory import ladder_specs
 from boardq.players.specs import Kind
 from boardq.priority import set_session_nice
@@ -109,14 +110,10 @@ def check_handicap(config: TrainConfig, game) -> None:
     stones = config.eval_handicap
     if not stones:
         return
-    handicap = game.gtp.handicap if game.gtp is not None else {}
-    if not handicap:
-        raise ConfigError(
-            f"eval_handicap is for Go; {game.name} has no handicap stones: set eval_handicap to 0"
-        )
-    if stones not in handicap:
-        known = ", ".join(str(n) for n in sorted(handicap))
-        raise ConfigError(f"eval_handicap {stones}: {game.name} places {known} stones")
+    try:
+        fixed_handicap(game, stones)
+    except ValueError as e:
+        raise ConfigError(f"eval_handicap {stones}: {e} (0: even games)") from None
 
 
 class Ladder:

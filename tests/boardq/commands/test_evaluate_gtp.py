@@ -94,8 +94,8 @@ def test_evaluate_against_grhino_opens_games_at_random():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["connect_four", "--handicap", "2"], "--handicap is for Go; Connect Four has no"),
-        (["go", "--handicap", "10"], "--handicap 10: no fixed handicap of 10 stones"),
+        (["connect_four", "--handicap", "2"], "--handicap 2: Connect Four has no handicap"),
+        (["go", "--handicap", "10"], "--handicap 10: Go places 2-9 handicap stones, not 10"),
         (["go", "--handicap", "3", "--opening-plies", "2"], "open the games two ways"),
     ],
 )

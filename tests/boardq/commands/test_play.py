@@ -411,3 +411,21 @@ def test_a_bad_search_depth_is_one_line_and_exit_2(agents, depth):
     err = result.stderr.decode()
     assert err.startswith("boardq play: error: argument --search: expected a whole number")
     assert err.count("\n") == 1
+
+
+@pytest.mark.usefixtures("this_checkout")
+@pytest.mark.parametrize(
+    "game, stones, code, message",
+    [
+        ("tictactoe", "2", 1, "--handicap 2: Tic-tac-toe has no handicap stones"),
+        ("go", "10", 1, "--handicap 10: Go places 2-9 handicap stones, not 10"),
+        ("go", "1", 2, "argument --handicap:"),
+    ],
+)
+def test_a_handicap_the_game_cannot_have_is_one_line(agents, game, stones, code, message):
+    agent = "ttt.npz" if game == "tictactoe" else "bundled"
+    result = play([game, "--agent", agent, "--handicap", stones], "", agents)
+    assert result.returncode == code and result.stdout == b""
+    err = result.stderr.decode()
+    assert err.startswith("boardq play: error: ") and message in err
+    assert err.count("\n") == 1

@@ -47,13 +47,13 @@ class PreferenceAgent:
 
 
 def session(
-    game, agent, script: str, hints: bool = False, search: str = ""
+    game, agent, script: str, hints: bool = False, search: str = "", **kwargs
 ) -> tuple[Session, io.StringIO]:
     out = io.StringIO()
     console = Console(file=out, highlight=False, emoji=False, soft_wrap=True)
     view = View(console, game.text, ascii_only=True)
     reader = LineReader(console, io.StringIO(script))
-    return Session(game, agent, view, reader, hints=hints, search=search), out
+    return Session(game, agent, view, reader, hints=hints, search=search, **kwargs), out
 
 
 # --- Match ------------------------------------------------------------------------------------
@@ -221,3 +221,33 @@ def test_a_searching_agent_blocks_and_hints_show_the_searched_values():
     hint = text.split("the agent's depth-2 search values of your moves: ")[1].splitlines()[0]
     assert hint.startswith("7 ")
     assert hint.count("-0.99") == 4  # 4, 6, 8, 9: lost on the reply
+
+
+def test_a_handicap_game_starts_with_blacks_stones_whoever_plays_black(tmp_path):
+    from boardq.players.evaluation import fixed_handicap
+    from boardq.players.records import read_records
+
+    go = get_game("go")
+    stones = fixed_handicap(go, 3).points  # C7 G7 C3
+    agent = PreferenceAgent(go, [40, 30, 50, 22, 58])  # E5, D6, F4, E7, E3
+    script = "D4\nundo\nundo\nD4\nsave " + str(tmp_path / "h.sgf") + "\nquit\n"
+    s, out = session(go, agent, script, handicap=stones)
+    s.run(human_seat=0)
+    text = out.getvalue()
+    assert "Game 1: you are X with 3 handicap stones; the agent is O.\nWhite moves first." in text
+    # The agent (white) moved first and saw the three stones.
+    board = agent.seen[0][:81]  # the points; what follows is the position's state
+    assert np.count_nonzero(board == -1) == 3 and np.count_nonzero(board) == 3
+    assert "took back your last move and the agent's reply" in text
+    assert "nothing to undo: you have not moved yet in this game" in text  # stones stay
+    [record] = read_records(tmp_path / "h.sgf").records
+    assert record.settings["handicap"] == 3
+    assert record.actions == [stones[0], 81, stones[1], 81, stones[2], 40, 48, 30]  # D4 48
+    # As white, the person moves first against the agent's stones.
+    agent = PreferenceAgent(go, [40, 30, 22, 58])  # E5, D6, E7, E3: D6 valued +0.3
+    s, out = session(go, agent, "E5\nquit\n", handicap=stones)
+    s.run(human_seat=1)
+    text = out.getvalue()
+    assert "you are O; the agent is X with 3 handicap stones" in text
+    assert "agent (X) plays D6" in text
+    assert np.count_nonzero(agent.seen[0][:81] == 1) == 3  # its stones, seen as the mover's

@@ -203,10 +203,13 @@ def test_training_logs_the_ladder_and_refuses_a_ladder_that_cannot_play(tiny_con
     unfit = cfg.replace(game=generic.name, eval_symmetric=True)
     with pytest.raises(BoardqError, match="eval_symmetric needs board symmetries"):
         Trainer(unfit, generic).build()
-    with pytest.raises(BoardqError, match="eval_handicap is for Go; tictactoe has no handicap"):
+    with pytest.raises(BoardqError, match="eval_handicap 9: Tic-tac-toe has no handicap stones"):
         Trainer(cfg.replace(eval_handicap=9), game).build()
     go = get_game("go")
-    with pytest.raises(BoardqError, match="eval_handicap 10: go places 2, 3, 4, .*, 9 stones"):
+    with pytest.raises(
+        BoardqError,
+        match=r"eval_handicap 10: Go places 2-9 handicap stones, not 10 \(0: even games\)",
+    ):
         Trainer(go.preset.replace(out_dir=cfg.out_dir, eval_handicap=10), go).build()
     # Refused before a run directory was made: only the tic-tac-toe run is there.
     assert [p.name for p in Path(cfg.out_dir).iterdir()] == ["tictactoe"]
