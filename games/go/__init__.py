@@ -33,6 +33,11 @@ _SPIEL_MAX_MOVES = 100_000
 
 PRESET = BOARD_GAME.replace(
     game="go",
+    # An hour: the preset's hour made 379,712 train steps, and its best agent won 42 of
+    # 100 as black with 9 stones against GNU Go level 1 (mean lead -10.4), where the
+    # 20-minute runs' best agents won 0-4 of 20 (docs/strength.md, "Go: an hour of the
+    # preset"); its ladder's engine figure rose over the whole hour.
+    budget_minutes=60.0,
     # 300k transitions of (9, 9, 8) planes twice over take ~440 MB.
     replay_capacity=300_000,
     replay_ratio=16.0,
