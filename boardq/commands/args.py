@@ -214,3 +214,31 @@ def searching_player(agent, args: argparse.Namespace):
     if args.search:
         return agent.searcher(args.search)
     return agent
+
+
+def add_handicap_option(p: argparse.ArgumentParser, what: str) -> None:
+    """`--handicap N` (Go's fixed handicap, 2-9 stones); `what` says who takes them."""
+    p.add_argument(
+        "--handicap",
+        type=number(int, minimum=2),
+        default=None,
+        metavar="N",
+        help=f"Go: {what}",
+    )
+
+
+def handicap_of(args: argparse.Namespace, game):
+    """The `Handicap` that `--handicap` asks for, or None.
+
+    Raises:
+        BoardqError: the game has no handicap stones, or none of that number.
+    """
+    from boardq.errors import BoardqError
+    from boardq.players.evaluation import fixed_handicap
+
+    if args.handicap is None:
+        return None
+    try:
+        return fixed_handicap(game, args.handicap)
+    except ValueError as e:
+        raise BoardqError(f"--handicap {args.handicap}: {e}") from None

@@ -25,7 +25,14 @@ import json
 import sys
 import time
 
-from boardq.commands.args import add_search_options, counted, number, searching_player
+from boardq.commands.args import (
+    add_handicap_option,
+    add_search_options,
+    counted,
+    handicap_of,
+    number,
+    searching_player,
+)
 from boardq.commands.progress import GameProgress
 from boardq.players.factory import check_symmetric
 from boardq.players.gtp_player import DEFAULT_OPENING_PLIES
@@ -92,15 +99,12 @@ def add_command(sub) -> None:
         f"{DEFAULT_OPENING_PLIES} against an engine that takes no seed, such as GRhino, "
         "else 0)",
     )
-    p.add_argument(
-        "--handicap",
-        type=number(int, minimum=2),
-        default=None,
-        metavar="N",
-        help="Go: as black the agent starts every game with N stones (2-9) on the "
-        "fixed handicap points, its opponent passing while they are placed (the komi "
-        "stays white's); as white it plays even games. A graded measure against an "
-        "engine far stronger than the agent (docs/strength.md)",
+    add_handicap_option(
+        p,
+        "as black the agent starts every game with N stones (2-9) on the fixed handicap "
+        "points, its opponent passing while they are placed (the komi stays white's); as "
+        "white it plays even games. A graded measure against an engine far stronger than "
+        "the agent (docs/strength.md)",
     )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument(
@@ -182,16 +186,10 @@ def _handicap(args: argparse.Namespace, game):
         BoardqError: the game has no such handicap, or `--opening-plies` is given too.
     """
     from boardq.errors import BoardqError
-    from boardq.players.evaluation import fixed_handicap
 
-    if args.handicap is None:
-        return None
-    if args.opening_plies:
+    if args.handicap is not None and args.opening_plies:
         raise BoardqError("--handicap and --opening-plies open the games two ways: give one")
-    try:
-        return fixed_handicap(game, args.handicap)
-    except ValueError as e:
-        raise BoardqError(f"--handicap {args.handicap}: {e}") from None
+    return handicap_of(args, game)
 
 
 def _recorder(folder: str | None, game, handicap=None):
@@ -203,7 +201,7 @@ def _recorder(folder: str | None, game, handicap=None):
         return None
     from boardq.players.records import Recorder, RecordFolder
 
-    opening = handicap.seated(True).moves if handicap is not None else ()
+    opening = handicap.opening if handicap is not None else ()
     return Recorder(game, sink=RecordFolder(folder).add, handicap=opening)
 
 

@@ -22,7 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boardq._quiet import quiet_native_logs
-from boardq.commands.args import add_search_options, number, search_words, searching_player
+from boardq.commands.args import (
+    add_handicap_option,
+    add_search_options,
+    handicap_of,
+    search_words,
+    searching_player,
+)
 from boardq.config import TrainConfig
 from boardq.errors import AgentFileError
 from boardq.rundir import AGENT_FILE
@@ -110,14 +116,11 @@ def add_command(subparsers) -> None:
         "the agent looks D moves ahead, its network at the leaves; hints show the "
         "searched values (default 0: the network alone)",
     )
-    p.add_argument(
-        "--handicap",
-        type=number(int, minimum=2),
-        default=None,
-        metavar="N",
-        help="Go: black starts every game with N stones (2-9) on the fixed handicap "
-        "points, whoever plays black (you, or the agent: --first agent), and white "
-        "moves first; the komi stays white's",
+    add_handicap_option(
+        p,
+        "black starts every game with N stones (2-9) on the fixed handicap points, whoever "
+        "plays black (you, or the agent: --first agent), and white moves first; the komi "
+        "stays white's",
     )
     p.add_argument("--ascii", action="store_true", help="draw the board with ASCII characters only")
     p.add_argument(
@@ -147,14 +150,7 @@ def run(args: argparse.Namespace) -> int:
         raise BoardqError(f"{flag} needs rules, and boardq has none for {game.title}")
     if args.record:
         check_record_file(args.record, game)
-    handicap = ()
-    if args.handicap is not None:
-        from boardq.players.evaluation import fixed_handicap
-
-        try:
-            handicap = fixed_handicap(game, args.handicap).points
-        except ValueError as e:
-            raise BoardqError(f"--handicap {args.handicap}: {e}") from None
+    handicap = handicap_of(args, game)
     if hasattr(sys.stdout, "reconfigure"):
         # On a terminal that cannot show a character (say, a typed Arabic digit), escape it.
         sys.stdout.reconfigure(errors="backslashreplace")

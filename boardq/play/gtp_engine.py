@@ -51,6 +51,7 @@ from boardq.gtp import (
     score_text,
 )
 from boardq.play.match import Match
+from boardq.players.evaluation import Handicap
 from boardq.players.records import GameLog, GameRecord, PlayerInfo, to_sgf
 from boardq.rundir import atomic_write_bytes
 
@@ -296,10 +297,7 @@ class AgentEngine:
         """
         if self.moves:
             raise GtpError("board not empty")
-        opening: list[int] = []
-        for action in actions:
-            opening += [action, int(self.dialect.pass_action)]
-        opening.pop()
+        opening = Handicap(tuple(actions), int(self.dialect.pass_action)).opening
         self.game_log = GameLog(self.game, event="boardq gtp", handicap=opening)
         for k, action in enumerate(opening):
             self._record(action, implied=bool(k % 2))

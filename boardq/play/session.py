@@ -12,9 +12,9 @@ given a file (`--record FILE`) writes every game there as it ends (or is left).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -32,6 +32,9 @@ from boardq.players.records import (
     default_file_name,
     save_record,
 )
+
+if TYPE_CHECKING:
+    from boardq.players.evaluation import Handicap
 
 # LineReader and View come from boardq.play.terminal.
 __all__ = ["Advisor", "LineReader", "Session", "View", "default_record_name"]
@@ -78,7 +81,7 @@ class Session:
         search: str = "",
         record_to: str | Path | None = None,
         agent_info: PlayerInfo | None = None,
-        handicap: Sequence[int] = (),
+        handicap: Handicap | None = None,
     ) -> None:
         """Initialises the session.
 
@@ -94,10 +97,10 @@ class Session:
           record_to: the file every game is saved to as it ends (`save_record`; the
             games after the first of an SGF file go to NAME-2.sgf, NAME-3.sgf...).
           agent_info: how the records name the agent.
-          handicap: Go's handicap stones (actions), black's in every game whoever
-            plays black: placed before the first move, white passing between them (as
-            `boardq evaluate --handicap` plays them); then white moves. Undo does not
-            take them back.
+          handicap: Go's handicap stones, black's in every game whoever plays black:
+            placed before the first move, white passing between them (as `boardq
+            evaluate --handicap` plays them); then white moves. Undo does not take them
+            back.
         """
         self.game = game
         self.agent = agent
@@ -110,7 +113,7 @@ class Session:
         self.record_to = None if record_to is None else Path(record_to)
         self.agent_info = agent_info or PlayerInfo("boardq agent", {"kind": "agent"})
         self.log: GameLog | None = None
-        self.handicap = tuple(int(a) for a in handicap)
+        self.handicap = handicap
         self._setup = 0  # the plies of the handicap stones and the passes between them
         self.last_record: GameRecord | None = None
         self._commands: dict[str, Callable[[Match, int], bool]] = {
@@ -169,20 +172,17 @@ class Session:
 
     def _place_handicap(self, match: Match) -> tuple[int, ...]:
         """Plays black's handicap stones and white's passes between them; the moves."""
-        opening: list[int] = []
-        for action in self.handicap:
-            opening += [action, int(self.game.gtp.pass_action)]
-        opening = opening[:-1]
+        opening = self.handicap.opening if self.handicap is not None else ()
         for action in opening:
             match.play(action)
         self._setup = len(opening)
-        return tuple(opening)
+        return opening
 
     def _announce(self, human_seat: int, number: int) -> None:
         self.view.console.print()
         you, it = self.view.mark(human_seat), self.view.mark(1 - human_seat)
-        if self.handicap:
-            stones = f"{len(self.handicap)} handicap stones"
+        if self.handicap is not None:
+            stones = f"{len(self.handicap.points)} handicap stones"
             if human_seat == 0:
                 self.view.say(f"Game {number}: you are {you} with {stones}; the agent is {it}.")
             else:

@@ -174,14 +174,17 @@ class Handicap:
     points: tuple[int, ...]
     pass_action: int
 
-    def seated(self, first: bool) -> _Scripted:
-        """The opening of the games where the evaluated player moves first (or second)."""
-        if not first:
-            return _Scripted(())
+    @property
+    def opening(self) -> tuple[int, ...]:
+        """Black's first moves: the stones, with the opponent's passes between them."""
         moves: list[int] = []
         for point in self.points:
-            moves += [point, self.pass_action]
-        return _Scripted(tuple(moves[:-1]))
+            moves += [int(point), int(self.pass_action)]
+        return tuple(moves[:-1])
+
+    def seated(self, first: bool) -> _Scripted:
+        """The opening of the games where the evaluated player moves first (or second)."""
+        return _Scripted(self.opening if first else ())
 
 
 def fixed_handicap(game, stones: int) -> Handicap:

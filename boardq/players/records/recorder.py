@@ -83,7 +83,7 @@ class GameLog:
         game: the game (`boardq.game.Game`).
         players: who plays the first seat and the second (either may be filled later).
         event: what plays it ("boardq evaluate").
-        handicap: the opening of a handicap game (`Handicap.seated(True).moves`: the
+        handicap: the opening of a handicap game (`Handicap.opening`: the
             stones with the passes between them); a game that starts with it is a
             handicap game in its record (`settings["handicap"]`: the number of stones).
     """

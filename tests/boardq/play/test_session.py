@@ -228,10 +228,11 @@ def test_a_handicap_game_starts_with_blacks_stones_whoever_plays_black(tmp_path)
     from boardq.players.records import read_records
 
     go = get_game("go")
-    stones = fixed_handicap(go, 3).points  # C7 G7 C3
+    handicap = fixed_handicap(go, 3)
+    stones = handicap.points  # C7 G7 C3
     agent = PreferenceAgent(go, [40, 30, 50, 22, 58])  # E5, D6, F4, E7, E3
     script = "D4\nundo\nundo\nD4\nsave " + str(tmp_path / "h.sgf") + "\nquit\n"
-    s, out = session(go, agent, script, handicap=stones)
+    s, out = session(go, agent, script, handicap=handicap)
     s.run(human_seat=0)
     text = out.getvalue()
     assert "Game 1: you are X with 3 handicap stones; the agent is O.\nWhite moves first." in text
@@ -245,7 +246,7 @@ def test_a_handicap_game_starts_with_blacks_stones_whoever_plays_black(tmp_path)
     assert record.actions == [stones[0], 81, stones[1], 81, stones[2], 40, 48, 30]  # D4 48
     # As white, the person moves first against the agent's stones.
     agent = PreferenceAgent(go, [40, 30, 22, 58])  # E5, D6, E7, E3: D6 valued +0.3
-    s, out = session(go, agent, "E5\nquit\n", handicap=stones)
+    s, out = session(go, agent, "E5\nquit\n", handicap=handicap)
     s.run(human_seat=1)
     text = out.getvalue()
     assert "you are O; the agent is X with 3 handicap stones" in text

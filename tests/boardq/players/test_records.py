@@ -463,7 +463,7 @@ def test_a_handicap_game_is_kept_as_handicap_stones_and_read_back(tmp_path):
 
     game = get_game("go")
     handicap = Handicap(game.gtp.handicap_actions(3), 81)
-    recorder = Recorder(game, RecordFolder(tmp_path).add, handicap=handicap.seated(True).moves)
+    recorder = Recorder(game, RecordFolder(tmp_path).add, handicap=handicap.opening)
     agent = recorder.seat(RandomPlayer(seed=0), PlayerInfo("agent"))
     other = recorder.seat(RandomPlayer(seed=1), PlayerInfo("random"))
     evaluate(agent, other, game.make_env, 1, seed=4, observers=[recorder], openings=handicap)
