@@ -2,8 +2,9 @@
 
 boardq's own code never imports a game: a package that provides games names an
 object under the `boardq.games` entry-point group of its metadata (this project's
-`games` package does so in pyproject.toml: `games = "games:CATALOG"`), and this
-module asks each such catalog in turn. The object needs two methods:
+games, the folder `games/` imported as `boardq_games`, do so in pyproject.toml:
+`games = "boardq_games:CATALOG"`), and this module asks each such catalog in turn.
+The object needs two methods:
 
 - `names() -> list[str]`: the games it offers by a plain name;
 - `find(name) -> Game | None`: the game called `name`, or None if it is not one of

@@ -124,7 +124,7 @@ class Game:
     Attributes:
       name: the name on the command line (for games built on the fly, the whole
         spec, e.g. `openspiel:breakthrough(columns=6,rows=6)`: agent files and run
-        directories store it, and `games.get_game` rebuilds the game from it).
+        directories store it, and `boardq_games.get_game` rebuilds the game from it).
       title: a human name.
       env_id: the PettingZoo registry id, or `openspiel:SPEC` for an OpenSpiel game
         reached through Shimmy.
@@ -140,7 +140,7 @@ class Game:
         PettingZoo environments.
       openspiel: the same game in OpenSpiel, for MCTS and as a second referee.
       env_maker: makes the game's environment (an adapter that gives boardq's planes
-        and mask, `games.adapter.BoardEnv`); None: `pettingzoo.make("aec", env_id)`.
+        and mask, `boardq_games.adapter.BoardEnv`); None: `pettingzoo.make("aec", env_id)`.
       board_of: the position of an environment as `text.draw` takes it; None: the
         board `rules.board_from_planes` gives from the first player's observation.
       players: the rules-based reference players of `boardq.players.specs` that fit the game

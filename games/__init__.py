@@ -5,15 +5,15 @@ is that folder plus its line in `GAMES` below (see docs/architecture.md). boardq
 these games through `CATALOG`, which pyproject.toml names under the `boardq.games`
 entry points (`boardq.catalog`). Any other
 fitting OpenSpiel game or PettingZoo environment is built on the fly from its name,
-`openspiel:NAME[(params)]` or `pettingzoo:ENV_ID[(key=value,...)]` (`games.generic`).
+`openspiel:NAME[(params)]` or `pettingzoo:ENV_ID[(key=value,...)]` (`boardq_games.generic`).
 """
 
 from __future__ import annotations
 
 from boardq.errors import UnknownGameError
 from boardq.game import Game, Rules
-from games import connect_four, go, gomoku, hex, othello, tictactoe
-from games.generic.spec import is_generic
+from boardq_games import connect_four, go, gomoku, hex, othello, tictactoe
+from boardq_games.generic.spec import is_generic
 
 __all__ = ["CATALOG", "GAMES", "Game", "Rules", "find_game", "game_names", "get_game"]
 
@@ -31,7 +31,7 @@ GAMES: dict[str, Game] = {
 
 
 PATTERNS = ("openspiel:NAME", "pettingzoo:ENV_ID")
-"""The names of games built on the fly (`games.generic`)."""
+"""The names of games built on the fly (`boardq_games.generic`)."""
 
 
 def game_names() -> list[str]:
@@ -47,7 +47,7 @@ def get_game(name: str) -> Game:
         boardq.game.GameFitError: a generic game that boardq cannot train.
     """
     if is_generic(name):
-        from games.generic import generic_game
+        from boardq_games.generic import generic_game
 
         return generic_game(name.strip())
     key = name.strip().lower().replace("-", "_")

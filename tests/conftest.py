@@ -31,7 +31,7 @@ def tiny_settings_for():
 
 def tiny_settings(tmp_path):
     """The `tiny_config` fixture's settings, runs written under `tmp_path`."""
-    from games import get_game
+    from boardq_games import get_game
 
     return get_game("tictactoe").preset.replace(
         actor_threads=2,

@@ -80,7 +80,8 @@ def test_a_game_added_by_the_pages_steps_is_checked_trained_and_evaluated(tmp_pa
     run(
         "-c",
         "from boardq.catalog import game_names, get_game\n"
-        "from games.env_check import random_games, reward_differences, symmetry_differences\n"
+        "from boardq_games.env_check import (\n"
+        "    random_games, reward_differences, symmetry_differences)\n"
         "from pettingzoo.test import api_test\n"
         "game = get_game('Noughts')\n"
         "assert 'noughts' in game_names() and 'tictactoe' in game_names()\n"

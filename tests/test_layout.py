@@ -6,13 +6,13 @@ one below it:
 
 0. the kernel, the modules directly in `boardq/` (errors, settings, config, the game
    protocol, the run directory, the catalog);
-1. `games`: the games, which import only the kernel;
+1. `boardq_games` (the folder `games/`): the games, which import only the kernel;
 2. `boardq.dqn`: the learning machinery;
 3. `boardq.players`: agent files, search, opponents, matches' scores, the league;
 4. `boardq.training` (a run) and `boardq.play` (a person playing);
 5. the top: `boardq.commands`, `boardq.benchmark`, the public `boardq` package.
 
-Only the top may import `games` itself (`--env-arg`'s syntax); everything else finds
+Only the top may import `boardq_games` itself (`--env-arg`'s syntax); everything else finds
 a game by name through `boardq.catalog`. No circle, in or across layers.
 """
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = {
-    "games": 1,
+    "boardq_games": 1,
     "boardq.dqn": 2,
     "boardq.players": 3,
     "boardq.training": 4,
@@ -34,11 +34,15 @@ LAYERS = {
 TOP = {"boardq", "boardq.__main__"}
 
 
+PACKAGES = {"boardq": "boardq", "boardq_games": "games"}
+"""Each import package and its folder (pyproject.toml's package-dir)."""
+
+
 def modules() -> dict[str, Path]:
     found = {}
-    for package in ("boardq", "games"):
-        for path in sorted((ROOT / package).rglob("*.py")):
-            parts = path.relative_to(ROOT).with_suffix("").parts
+    for package, folder in PACKAGES.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = (package, *path.relative_to(ROOT / folder).with_suffix("").parts)
             name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
             found[name] = path
     return found
@@ -59,7 +63,7 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
             for alias in node.names:
                 full = f"{base}.{alias.name}"
                 out.add(full if full in known else base)
-    return {m for m in out if m.split(".")[0] in ("boardq", "games") and m in known}
+    return {m for m in out if m.split(".")[0] in PACKAGES and m in known}
 
 
 def layer(name: str) -> int:
@@ -117,7 +121,7 @@ def test_the_walk_sees_the_imports_it_should():
     # A plain import, one inside a function, and a name imported from a package.
     assert "boardq.dqn.learner" in edges["boardq.dqn.learner_loop"]
     assert "boardq.training.remote" in edges["boardq.benchmark.stages"]
-    assert "boardq.game" in edges["games.tictactoe"]
+    assert "boardq.game" in edges["boardq_games.tictactoe"]
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
@@ -139,8 +143,22 @@ def test_only_the_top_imports_games():
     wrong = [
         f"{name} imports {target}"
         for name, targets in graph().items()
-        if name.startswith("boardq") and layer(name) < 5
+        if name.split(".")[0] == "boardq" and layer(name) < 5
         for target in targets
-        if target.split(".")[0] == "games"
+        if target.split(".")[0] == "boardq_games"
     ]
     assert wrong == []
+
+
+def test_pyproject_lists_every_package_folder():
+    """The packages are listed by hand (a folder maps to another name), so none is left out."""
+    import tomllib
+
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert setup["package-dir"] == PACKAGES
+    folders = {
+        ".".join((package, *init.parent.relative_to(ROOT / folder).parts))
+        for package, folder in PACKAGES.items()
+        for init in (ROOT / folder).rglob("__init__.py")
+    }
+    assert sorted(setup["packages"]) == sorted(folders)

@@ -15,7 +15,7 @@ from boardq.players.agent import Agent
 from boardq.players.evaluation import PerfectPlayer, RandomPlayer, WinBlockPlayer, evaluate
 from boardq.players.openspiel_bot import MCTSPlayer
 from boardq.training.trainer import Trainer
-from games import get_game
+from boardq_games import get_game
 
 
 def regression_positions(board, seed=0, count=60):

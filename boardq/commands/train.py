@@ -73,7 +73,7 @@ def resolve_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
     """
     from boardq.catalog import get_game
     from boardq.rundir import read_run_config, read_settings_file
-    from games.generic.spec import with_args
+    from boardq_games.generic.spec import with_args
 
     if getattr(args, "resume_without_replay", False) and not args.resume:
         raise ConfigError("--resume-without-replay goes with --resume RUN_DIR")

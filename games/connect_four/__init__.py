@@ -7,10 +7,10 @@ import numpy as np
 from boardq.config import NetworkConfig
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.symmetry import MIRROR, board_symmetries
-from games.connect_four.rules import RULES
-from games.connect_four.text import ConnectFourText
-from games.connect_four.vector import ConnectFourVector
-from games.presets import BOARD_GAME
+from boardq_games.connect_four.rules import RULES
+from boardq_games.connect_four.text import ConnectFourText
+from boardq_games.connect_four.vector import ConnectFourVector
+from boardq_games.presets import BOARD_GAME
 
 __all__ = ["GAME", "PRESET"]
 

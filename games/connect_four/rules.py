@@ -1,4 +1,4 @@
-"""Connect Four rules on a 6x7 numpy board (see `games.lines` for the board convention).
+"""Connect Four rules on a 6x7 numpy board (see `boardq_games.lines` for the board convention).
 
 Row 0 is the top row, where PettingZoo's observation also puts it. An action is a
 column; the piece lands in the lowest empty cell of that column.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.lines import LineRules
+from boardq_games.lines import LineRules
 
 __all__ = ["RULES", "ConnectFourRules"]
 

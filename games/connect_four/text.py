@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from boardq.boardtext import WHOLE_NUMBER, Line, MoveText, Piece, Role, piece_text, shown
-from games.connect_four.rules import RULES
-from games.lines import winning_cells
+from boardq_games.connect_four.rules import RULES
+from boardq_games.lines import winning_cells
 
 __all__ = ["ConnectFourText"]
 

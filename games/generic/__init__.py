@@ -1,7 +1,7 @@
 """Games built on the fly: `openspiel:NAME[(params)]` and `pettingzoo:ENV_ID[(params)]`.
 
-`generic_game(name)` parses the name (`games.generic.spec`), builds the `Game` from the
-environment (`games.generic.openspiel`, `games.generic.pettingzoo`), and plays a few
+`generic_game(name)` parses the name (`boardq_games.generic.spec`), builds the `Game` from the
+environment (`boardq_games.generic.openspiel`, `boardq_games.generic.pettingzoo`), and plays a few
 hundred random moves through it before handing it out, so a game that does not fit
 in ways its description cannot tell (a player moving twice in a row, observations
 that are not whole numbers) is refused at once, in one line, rather than in the middle
@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from boardq.game import Game, GameFitError
-from games.generic.spec import GameSpec, is_generic, parse_name, with_args
+from boardq_games.generic.spec import GameSpec, is_generic, parse_name, with_args
 
 __all__ = ["BUILDERS", "check_by_playing", "generic_game", "is_generic", "with_args"]
 
@@ -26,13 +26,13 @@ PROBE_MOVES = 400
 
 
 def _openspiel(spec: GameSpec) -> Game:
-    from games.generic.openspiel import spiel_game
+    from boardq_games.generic.openspiel import spiel_game
 
     return spiel_game(spec)
 
 
 def _pettingzoo(spec: GameSpec) -> Game:
-    from games.generic.pettingzoo import pettingzoo_game
+    from boardq_games.generic.pettingzoo import pettingzoo_game
 
     return pettingzoo_game(spec)
 

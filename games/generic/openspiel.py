@@ -20,10 +20,10 @@ import numpy as np
 
 from boardq.errors import UnknownGameError
 from boardq.game import Game, GameFitError, OpenSpielGame
-from games.adapter import SpielView, integral_int8, spiel_env
-from games.generic.preset import generic_preset
-from games.generic.spec import GameSpec, format_spec
-from games.generic.text import GenericText, usable_names
+from boardq_games.adapter import SpielView, integral_int8, spiel_env
+from boardq_games.generic.preset import generic_preset
+from boardq_games.generic.spec import GameSpec, format_spec
+from boardq_games.generic.text import GenericText, usable_names
 
 __all__ = ["FITS", "SeatPlanes", "load_spiel_game", "spiel_board", "spiel_game"]
 

@@ -18,11 +18,11 @@ import numpy as np
 
 from boardq.errors import UnknownGameError
 from boardq.game import Game, GameFitError
-from games.adapter import BoardEnv, guarded, integral_int8
-from games.generic.preset import generic_preset
-from games.generic.spec import GameSpec, format_spec
-from games.generic.text import GenericText, numbers_board
-from games.go.env import board_size_guard
+from boardq_games.adapter import BoardEnv, guarded, integral_int8
+from boardq_games.generic.preset import generic_preset
+from boardq_games.generic.spec import GameSpec, format_spec
+from boardq_games.generic.text import GenericText, numbers_board
+from boardq_games.go.env import board_size_guard
 
 __all__ = [
     "UNFIT",

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from boardq.config import NetworkConfig, TrainConfig
-from games.presets import BOARD_GAME
+from boardq_games.presets import BOARD_GAME
 
 __all__ = ["PRESET", "REPLAY_BYTES", "generic_preset"]
 

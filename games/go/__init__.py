@@ -3,8 +3,8 @@
 OpenSpiel's `go` plays the same rules (area scoring, komi 7.5, suicide illegal, simple
 ko) but ends a game at 2 * 81 moves, where PettingZoo's goes on until two passes in a
 row; the mirror lifts that limit, and then the two agree move for move (the tests
-check it on random games). boardq's own rules (`games.go.rules`, and many games at
-once in `games.go.vector`, which training steps) are checked against both.
+check it on random games). boardq's own rules (`boardq_games.go.rules`, and many games at
+once in `boardq_games.go.vector`, which training steps) are checked against both.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from boardq.config import NetworkConfig
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.gtp import GtpDialect
 from boardq.symmetry import DIHEDRAL, board_symmetries
-from games.go.env import area_score, display_board, make_go_env
-from games.go.rules import PLANES, GoRules, own_eyes
-from games.go.text import SIZE, TEXT
-from games.go.vector import GoVector
-from games.presets import BOARD_GAME
+from boardq_games.go.env import area_score, display_board, make_go_env
+from boardq_games.go.rules import PLANES, GoRules, own_eyes
+from boardq_games.go.text import SIZE, TEXT
+from boardq_games.go.vector import GoVector
+from boardq_games.presets import BOARD_GAME
 
 __all__ = ["GAME", "HANDICAP", "KOMI", "PRESET", "RULES", "spiel_go"]
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from games.go.rules import PLANES, fill_liberty_planes
+from boardq_games.go.rules import PLANES, fill_liberty_planes
 
 __all__ = ["GoView", "area_score", "board_size_guard", "display_board", "make_go_env"]
 
@@ -42,7 +42,7 @@ class GoView:
     Channel 0: its stones; 1: the opponent's; 2: all ones if it plays white (komi is
     white's, so the same stones are worth more to white); 3: all ones if the last move
     was a pass (a pass then ends the game); 4-7: its stones in groups of one liberty,
-    of two, and the opponent's (`games.go.rules.PLANES`), from MiniGo's own count.
+    of two, and the opponent's (`boardq_games.go.rules.PLANES`), from MiniGo's own count.
     """
 
     def __init__(self, size: int) -> None:
@@ -72,7 +72,7 @@ def make_go_env(size: int, komi: float) -> Any:
     import pettingzoo
 
     from boardq.gamebatch import unwrap_guards
-    from games.adapter import BoardEnv, guarded
+    from boardq_games.adapter import BoardEnv, guarded
 
     raw = unwrap_guards(pettingzoo.make("aec", "classic/go-v5", board_size=size, komi=komi))
     return guarded(BoardEnv(raw, GoView(size), "go", board_size_guard(raw)))

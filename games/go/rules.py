@@ -162,7 +162,7 @@ class GoRules:
         return position.astype(np.int16, copy=False)
 
     def board_from_planes(self, planes: np.ndarray, legal: np.ndarray | None = None) -> np.ndarray:
-        """The position of the mover's planes (`games.go.env.GoView`) and legal moves.
+        """The position of the mover's planes (`boardq_games.go.env.GoView`) and legal moves.
 
         Args:
             planes: int [N, N, PLANES]: the mover's stones, the opponent's, ones if

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.grid import Grid, GridText
+from boardq_games.grid import Grid, GridText
 
 __all__ = ["SIZE", "TEXT"]
 

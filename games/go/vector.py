@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardq.gamebatch import Outcome, mover_lead
-from games.go.rules import PLANES, GoRules, fill_liberty_planes
+from boardq_games.go.rules import PLANES, GoRules, fill_liberty_planes
 
 __all__ = ["GoVector"]
 
@@ -48,12 +48,12 @@ def _neighbour_table(size: int) -> np.ndarray:
 
 
 class GoVector:
-    """`num_games` games of Go, observed and stepped like `games.go.env` (go-v5 with GoView).
+    """`num_games` games of Go, observed and stepped like `boardq_games.go.env` (go-v5 with GoView).
 
     Black (`black_0`, PettingZoo's first agent) moves first in every game. Observations
     are the planes of the player to move (its stones, the opponent's, ones if it is
     white, ones if the last move was a pass, and the liberty planes of
-    `games.go.rules.PLANES`); action `a < N * N` is the point at row
+    `boardq_games.go.rules.PLANES`); action `a < N * N` is the point at row
     `a // N` from the top, column `a % N`, and `N * N` is the pass.
 
     Args:

@@ -1,6 +1,6 @@
 """Gomoku (9x9, five in a row): OpenSpiel's `gomoku` through Shimmy, preset, rules, text.
 
-Training steps the games with the vectorized rules of `games.gomoku.vector`.
+Training steps the games with the vectorized rules of `boardq_games.gomoku.vector`.
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import numpy as np
 from boardq.config import NetworkConfig
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.symmetry import DIHEDRAL, board_symmetries
-from games.gomoku.env import SPEC, make_env
-from games.gomoku.rules import RULES, SIZE
-from games.gomoku.text import TEXT
-from games.gomoku.vector import GomokuVector
-from games.presets import BOARD_GAME
+from boardq_games.gomoku.env import SPEC, make_env
+from boardq_games.gomoku.rules import RULES, SIZE
+from boardq_games.gomoku.text import TEXT
+from boardq_games.gomoku.vector import GomokuVector
+from boardq_games.presets import BOARD_GAME
 
 __all__ = ["GAME", "PRESET"]
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from games.gomoku.rules import SIZE
+from boardq_games.gomoku.rules import SIZE
 
 __all__ = ["PARAMS", "SPEC", "make_env", "planes"]
 
@@ -28,7 +28,7 @@ def planes(tensor: np.ndarray, player: int) -> np.ndarray:
 
 def make_env() -> Any:
     """A new Gomoku environment (Shimmy, adapted to boardq's observations)."""
-    from games.adapter import SpielView, spiel_env
+    from boardq_games.adapter import SpielView, spiel_env
 
     view = SpielView((3, SIZE * SIZE), (SIZE, SIZE, 2), SIZE * SIZE, planes)
     return spiel_env("gomoku", PARAMS, view, "gomoku")

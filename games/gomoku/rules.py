@@ -1,4 +1,4 @@
-"""Gomoku rules on a 9x9 numpy board (see `games.lines` for the board convention).
+"""Gomoku rules on a 9x9 numpy board (see `boardq_games.lines` for the board convention).
 
 OpenSpiel's `gomoku(size=9)`: five or more in a row wins (an overline counts), a full
 board is a draw. Action `a` is the point at row `a // 9` (row 0 at the top), column
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.lines import LineRules
+from boardq_games.lines import LineRules
 
 __all__ = ["RULES", "SIZE", "GomokuRules"]
 

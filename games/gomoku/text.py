@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from games.gomoku.rules import RULES, SIZE
-from games.grid import Grid, GridText
-from games.lines import winning_cells
+from boardq_games.gomoku.rules import RULES, SIZE
+from boardq_games.grid import Grid, GridText
+from boardq_games.lines import winning_cells
 
 __all__ = ["TEXT"]
 

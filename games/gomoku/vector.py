@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardq.gamebatch import Outcome, PlanesBatch
-from games.gomoku.rules import SIZE
+from boardq_games.gomoku.rules import SIZE
 
 __all__ = ["GomokuVector"]
 
@@ -49,7 +49,7 @@ def _five_through(stones: np.ndarray) -> np.ndarray:
 
 
 class GomokuVector(PlanesBatch):
-    """`num_games` 9x9 Gomoku games, observed and stepped like `games.gomoku`'s environment.
+    """`num_games` 9x9 Gomoku games, observed and stepped like `boardq_games.gomoku`'s environment.
 
     The first player (black) moves first in every game. Observations are the planes of
     the player to move, row 0 at the top: channel 0 its stones, channel 1 the

@@ -1,7 +1,7 @@
 """Hex (7x7): OpenSpiel's `hex` through Shimmy, its preset, rules, vectorized rules, text board.
 
 The rules' positions keep which pair of edges the mover joins beside the board
-(`games.hex.rules`); training steps many games at once in `games.hex.vector`.
+(`boardq_games.hex.rules`); training steps many games at once in `boardq_games.hex.vector`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import numpy as np
 
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.symmetry import HALF_TURN, board_symmetries
-from games.hex.env import SIZE, SPEC, display_board, make_env
-from games.hex.rules import HexRules
-from games.hex.text import TEXT
-from games.hex.vector import HexVector
-from games.presets import BOARD_GAME
+from boardq_games.hex.env import SIZE, SPEC, display_board, make_env
+from boardq_games.hex.rules import HexRules
+from boardq_games.hex.text import TEXT
+from boardq_games.hex.vector import HexVector
+from boardq_games.presets import BOARD_GAME
 
 __all__ = ["GAME", "PRESET", "RULES"]
 

@@ -48,7 +48,7 @@ def display_board(env: Any) -> np.ndarray:
 
 def make_env(size: int = SIZE) -> Any:
     """A new Hex environment of `size` x `size` (Shimmy, adapted to boardq's observations)."""
-    from games.adapter import SpielView, spiel_env
+    from boardq_games.adapter import SpielView, spiel_env
 
     # Every parameter: Shimmy reloads the game from them at each reset.
     params = {"board_size": size, "num_cols": size, "num_rows": size}

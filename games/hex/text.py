@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.grid import Grid, GridText
-from games.hex.env import SIZE
+from boardq_games.grid import Grid, GridText
+from boardq_games.hex.env import SIZE
 
 __all__ = ["TEXT", "winning_chain"]
 

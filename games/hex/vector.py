@@ -33,7 +33,7 @@ def _neighbour_table(size: int) -> np.ndarray:
 
 
 class HexVector:
-    """`num_games` games of Hex, observed and stepped like `games.hex.env` (OpenSpiel's hex).
+    """`num_games` games of Hex, observed and stepped like `boardq_games.hex.env` (OpenSpiel's hex).
 
     The first player (x) moves first in every game and joins the top and bottom rows,
     the second the left and right columns. Observations are the planes of the player

@@ -9,10 +9,10 @@ import numpy as np
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.gtp import GtpDialect
 from boardq.symmetry import DIHEDRAL, board_symmetries
-from games.othello.env import SPEC, make_env
-from games.othello.rules import PASS, RULES, SIZE
-from games.othello.text import TEXT
-from games.presets import BOARD_GAME
+from boardq_games.othello.env import SPEC, make_env
+from boardq_games.othello.rules import PASS, RULES, SIZE
+from boardq_games.othello.text import TEXT
+from boardq_games.presets import BOARD_GAME
 
 __all__ = ["GAME", "PRESET", "disc_score"]
 

@@ -23,6 +23,6 @@ def planes(tensor: np.ndarray, player: int) -> np.ndarray:
 
 def make_env() -> Any:
     """A new Othello environment (Shimmy, adapted to boardq's observations)."""
-    from games.adapter import SpielView, spiel_env
+    from boardq_games.adapter import SpielView, spiel_env
 
     return spiel_env(SPEC, {}, SpielView((3, 8, 8), (8, 8, 2), 65, planes), "othello")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.grid import Grid, GridText
-from games.othello.rules import PASS, SIZE
+from boardq_games.grid import Grid, GridText
+from boardq_games.othello.rules import PASS, SIZE
 
 __all__ = ["TEXT"]
 

@@ -7,9 +7,9 @@ import numpy as np
 from boardq.config import NetworkConfig, TrainConfig
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.symmetry import DIHEDRAL, board_symmetries
-from games.tictactoe.rules import RULES
-from games.tictactoe.text import TicTacToeText
-from games.tictactoe.vector import TicTacToeVector
+from boardq_games.tictactoe.rules import RULES
+from boardq_games.tictactoe.text import TicTacToeText
+from boardq_games.tictactoe.vector import TicTacToeVector
 
 __all__ = ["GAME", "PRESET"]
 

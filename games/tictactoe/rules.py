@@ -1,4 +1,4 @@
-"""Tic-tac-toe rules on a 3x3 numpy board (see `games.lines` for the board convention).
+"""Tic-tac-toe rules on a 3x3 numpy board (see `boardq_games.lines` for the board convention).
 
 PettingZoo's tic-tac-toe numbers its cells down the columns::
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.lines import LineRules
+from boardq_games.lines import LineRules
 
 __all__ = ["RULES", "TicTacToeRules"]
 

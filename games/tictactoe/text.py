@@ -10,8 +10,8 @@ import re
 import numpy as np
 
 from boardq.boardtext import WHOLE_NUMBER, Line, MoveText, Piece, Role, piece_text, shown
-from games.lines import winning_cells
-from games.tictactoe.rules import RULES
+from boardq_games.lines import winning_cells
+from boardq_games.tictactoe.rules import RULES
 
 __all__ = ["TicTacToeText"]
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-import games
+import boardq_games
 from boardq.catalog import catalogs, find_game, game_names, get_game
 from boardq.errors import UnknownGameError
 from boardq.game import GameFitError
 
 
 def test_this_projects_games_are_an_installed_catalog():
-    assert games.CATALOG in catalogs()
+    assert boardq_games.CATALOG in catalogs()
     assert game_names() == ["connect_four", "go", "gomoku", "hex", "othello", "tictactoe"]
-    assert get_game("Connect-Four") is games.GAMES["connect_four"]
+    assert get_game("Connect-Four") is boardq_games.GAMES["connect_four"]
 
 
 def test_games_built_from_a_name_come_through_the_catalog_too():

@@ -6,7 +6,7 @@ import pytest
 
 from boardq.config import ConfigError, NetworkConfig, TrainConfig
 from boardq.errors import UnknownGameError
-from games import game_names, get_game
+from boardq_games import game_names, get_game
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect_four"])

@@ -7,7 +7,7 @@ import pettingzoo
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from boardq.gamebatch import EnvGames, unwrap_guards
-from games import get_game
+from boardq_games import get_game
 
 
 def test_unwrap_guards_peels_only_the_guard_wrappers():

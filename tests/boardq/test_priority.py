@@ -57,7 +57,7 @@ def test_the_ladders_evaluation_runs_at_nice_19_and_its_session_at_10(tiny_confi
     import numpy as np
 
     from boardq.training.ladder import LADDER_NICE, LADDER_SESSION_NICE, Ladder
-    from games import get_game
+    from boardq_games import get_game
 
     assert (LADDER_NICE, LADDER_SESSION_NICE) == (19, 10)
     cfg = tiny_config.replace(eval_ladder="random", eval_games=2, hidden_units=(8,))

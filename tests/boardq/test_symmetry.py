@@ -17,7 +17,7 @@ from boardq.symmetry import (
     board_symmetries,
     make_augmenter,
 )
-from games import get_game
+from boardq_games import get_game
 
 GAMES = ["tictactoe", "connect_four"]
 

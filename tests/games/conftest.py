@@ -71,7 +71,7 @@ def played():
 @pytest.fixture
 def board_after():
     """`board_after(name, actions)`: the game's env after `actions`, as `Game.board` sees it."""
-    from games import get_game
+    from boardq_games import get_game
 
     def play(name: str, actions: list[int]) -> np.ndarray:
         game = get_game(name)

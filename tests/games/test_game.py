@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from boardq.commands.evaluate import default_opponents
-from games import get_game
+from boardq_games import get_game
 
 
 def test_run_folders_are_plain_names():

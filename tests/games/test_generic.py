@@ -11,9 +11,9 @@ import pytest
 from pettingzoo.test import api_test
 
 from boardq.game import GameFitError
-from games import get_game
-from games.env_check import random_games, reward_differences
-from games.generic.spec import is_generic, parse_name, with_args
+from boardq_games import get_game
+from boardq_games.env_check import random_games, reward_differences
+from boardq_games.generic.spec import is_generic, parse_name, with_args
 
 pyspiel = pytest.importorskip("pyspiel")
 

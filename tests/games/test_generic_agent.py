@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from boardq.errors import AgentFileError, BoardqError
-from games import get_game
+from boardq_games import get_game
 
 pytest.importorskip("pyspiel")
 NAME = "openspiel:breakthrough(columns=6,rows=6)"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from games import get_game
+from boardq_games import get_game
 
 pytest.importorskip("pyspiel")
 

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from games import Rules
-from games.connect_four.rules import RULES as connect_four
-from games.tictactoe.rules import RULES as tictactoe
+from boardq_games import Rules
+from boardq_games.connect_four.rules import RULES as connect_four
+from boardq_games.tictactoe.rules import RULES as tictactoe
 
 BOARD_MODULES = [tictactoe, connect_four]
 
@@ -120,7 +120,7 @@ def test_random_games_agree_with_env(module, data):
 # -- the line that won, as drawings mark it ----------------------------------------------
 def marked(rows: list[str], length: int) -> list[str]:
     from boardq.boardtext import board_from_rows
-    from games.lines import winning_cells
+    from boardq_games.lines import winning_cells
 
     cells = winning_cells(board_from_rows(rows), length)
     return ["".join("#" if m else "." for m in row) for row in cells]
@@ -149,7 +149,7 @@ def test_the_cells_of_a_winning_line(rows, length, expected):
 
 def test_a_won_board_is_drawn_with_its_line_marked():
     from boardq.boardtext import board_from_rows, plain
-    from games.connect_four.text import ConnectFourText
+    from boardq_games.connect_four.text import ConnectFourText
 
     rows = ["......."] * 2 + ["...X...", "..XO...", ".XOO...", "XOOXX.."]
     lines = ConnectFourText().draw(board_from_rows(rows), last=3, ascii_only=True)

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from boardq.boardtext import MoveError, Role, plain
-from games import get_game
-from games.connect_four.text import ConnectFourText
-from games.tictactoe.text import TicTacToeText
+from boardq_games import get_game
+from boardq_games.connect_four.text import ConnectFourText
+from boardq_games.tictactoe.text import TicTacToeText
 
 TTT = TicTacToeText()
 

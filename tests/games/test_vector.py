@@ -13,10 +13,10 @@ import pytest
 
 from boardq.gamebatch import Outcome
 from boardq.vector_check import compare_with_envs, random_legal_actions, random_play_rate
-from games.connect_four.vector import ConnectFourVector
-from games.gomoku import GAME as GOMOKU_GAME
-from games.gomoku.vector import GomokuVector
-from games.tictactoe.vector import TicTacToeVector
+from boardq_games.connect_four.vector import ConnectFourVector
+from boardq_games.gomoku import GAME as GOMOKU_GAME
+from boardq_games.gomoku.vector import GomokuVector
+from boardq_games.tictactoe.vector import TicTacToeVector
 
 __all__: list[str] = []
 

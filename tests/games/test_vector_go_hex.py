@@ -16,12 +16,12 @@ from boardq.vector_check import (
     random_legal_actions,
     random_play_rate,
 )
-from games import get_game
-from games.go import spiel_go
-from games.go.env import make_go_env
-from games.go.vector import GoVector
-from games.hex.env import make_env as make_hex_env
-from games.hex.vector import HexVector
+from boardq_games import get_game
+from boardq_games.go import spiel_go
+from boardq_games.go.env import make_go_env
+from boardq_games.go.vector import GoVector
+from boardq_games.hex.env import make_env as make_hex_env
+from boardq_games.hex.vector import HexVector
 
 GO = get_game("go")
 HEX = get_game("hex")

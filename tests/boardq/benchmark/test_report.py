@@ -15,7 +15,7 @@ from boardq.benchmark.gpu import UtilizationMonitor
 from boardq.benchmark.measure import StageResult, Window
 from boardq.benchmark.report import default_paths, render, write_json, write_plot
 from boardq.benchmark.runner import TARGETS, BenchSettings, Durations, build_report
-from games import get_game
+from boardq_games import get_game
 
 
 def stage(key, rate, unit="train steps/s", **figures):

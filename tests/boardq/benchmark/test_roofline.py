@@ -8,7 +8,7 @@ import pytest
 
 from boardq.benchmark.roofline import roofline
 from boardq.dqn.builder import Builder
-from games import get_game
+from boardq_games import get_game
 
 _LOOPS = {}
 

@@ -9,7 +9,7 @@ import pytest
 
 from boardq.benchmark import learning, naive, stages, training
 from boardq.dqn.builder import Builder
-from games import get_game
+from boardq_games import get_game
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import pytest
 
 from boardq.config import ConfigError, TrainConfig
 from boardq.rundir import read_settings_file
-from games import get_game
+from boardq_games import get_game
 
 
 def boardq(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

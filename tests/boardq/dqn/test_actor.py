@@ -18,7 +18,7 @@ from boardq.dqn.actor import Actor
 from boardq.dqn.policies import epsilon_greedy
 from boardq.dqn.transitions import FIELDS, NStepBuilder, stack_transitions
 from boardq.gamebatch import EnvGames
-from games import get_game
+from boardq_games import get_game
 
 GAMES = ["tictactoe", "connect_four"]
 

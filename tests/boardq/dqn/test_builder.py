@@ -9,7 +9,7 @@ import numpy as np
 from boardq.dqn.builder import Builder
 from boardq.dqn.transitions import FIELDS
 from boardq.gamebatch import EnvGames
-from games import get_game
+from boardq_games import get_game
 
 
 def test_every_actor_thread_of_every_process_gets_its_own_seed():

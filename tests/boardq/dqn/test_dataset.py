@@ -12,7 +12,7 @@ from boardq.dqn.dataset import ReplayFeed
 from boardq.dqn.replay import RateLimiter, ReplayRing
 from boardq.dqn.transitions import FIELDS
 from boardq.symmetry import Symmetry, augment
-from games import get_game
+from boardq_games import get_game
 
 GAMES = ["tictactoe", "connect_four"]
 

@@ -12,7 +12,7 @@ import tensorflow as tf
 
 from boardq.dqn.learner import Learner
 from boardq.dqn.transitions import FIELDS
-from games import get_game
+from boardq_games import get_game
 
 
 def test_specs_follow_the_batch_schema():

@@ -13,7 +13,7 @@ from boardq.dqn.networks import build_q_network, layer_gemms, train_step_flops
 from boardq.dqn.precision import Precision, resolve_precision
 from boardq.players.agent import Agent
 from boardq.players.agentfile import export_agent
-from games import get_game
+from boardq_games import get_game
 
 GAME = get_game("connect_four")
 

@@ -7,7 +7,7 @@ import pytest
 
 from boardq.dqn.actor import Actor
 from boardq.dqn.openings import NoOpenings, RandomOpenings, make_openings
-from games import get_game
+from boardq_games import get_game
 
 
 def play_plies(openings, games, plies, actions_n=9, seed=0):

@@ -10,7 +10,7 @@ from boardq.dqn.builder import Builder
 from boardq.dqn.rewards import LeadRewards, Results, make_rewards
 from boardq.gamebatch import Outcome
 from boardq.settings import ConfigError
-from games import get_game
+from boardq_games import get_game
 
 PASS = 81
 

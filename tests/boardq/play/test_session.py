@@ -15,7 +15,7 @@ from boardq.commands.play import first_human_seat, newest_agent
 from boardq.errors import EXIT_OK, AgentFileError
 from boardq.play.match import Match
 from boardq.play.session import LineReader, Session, View
-from games import get_game
+from boardq_games import get_game
 
 TTT = get_game("tictactoe")
 C4 = get_game("connect_four")

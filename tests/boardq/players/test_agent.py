@@ -12,7 +12,7 @@ from boardq.config import NetworkConfig
 from boardq.dqn.networks import build_q_network
 from boardq.errors import AgentFileError
 from boardq.players.agentfile import SYMMETRIC_LADDER, averaged_weights, export_agent
-from games import get_game
+from boardq_games import get_game
 
 
 def preference_agent(path, game_name="tictactoe", order=None, info=None):

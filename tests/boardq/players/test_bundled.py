@@ -13,7 +13,7 @@ from boardq.errors import AgentFileError
 from boardq.players.agentfile import bundled_agent, read_header
 from boardq.players.evaluation import evaluate
 from boardq.players.opponents import RandomPlayer
-from games import GAMES, get_game
+from boardq_games import GAMES, get_game
 
 SHIPPED = sorted(name for name, game in GAMES.items() if game.bundled_agent is not None)
 

@@ -18,8 +18,8 @@ from boardq.players.evaluation import (
     play_game,
     score_interval,
 )
-from games.connect_four.rules import RULES as connect_four
-from games.tictactoe.rules import RULES as tictactoe
+from boardq_games.connect_four.rules import RULES as connect_four
+from boardq_games.tictactoe.rules import RULES as tictactoe
 
 
 def make_tictactoe():

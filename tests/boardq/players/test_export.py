@@ -27,7 +27,7 @@ from boardq.players.export import (
     metadata_path,
     missing_onnx,
 )
-from games import get_game
+from boardq_games import get_game
 
 TOLERANCE = 2e-5
 NETWORK = NetworkConfig(conv_filters=(4,), hidden_units=(8,), dueling=True)

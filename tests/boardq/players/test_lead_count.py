@@ -6,7 +6,7 @@ import pytest
 
 from boardq.players.evaluation import evaluate, play_game
 from boardq.players.records.count import LeadCount
-from games import get_game
+from boardq_games import get_game
 
 GO = get_game("go")
 PASS = 81

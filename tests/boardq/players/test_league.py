@@ -12,7 +12,7 @@ from boardq.errors import BoardqError
 from boardq.players.agentfile import export_agent
 from boardq.players.league import kept_agents, plot_ratings, rate, round_robin
 from boardq.players.opponents import PerfectPlayer, RandomPlayer, WinBlockPlayer
-from games import get_game
+from boardq_games import get_game
 
 TTT = get_game("tictactoe")
 

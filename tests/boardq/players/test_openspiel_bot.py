@@ -14,7 +14,7 @@ from boardq.players.openspiel_bot import (  # noqa: E402
     RuleMismatchError,
     rule_checks,
 )
-from games import get_game  # noqa: E402
+from boardq_games import get_game  # noqa: E402
 
 TTT = get_game("tictactoe")
 C4 = get_game("connect_four")

@@ -372,7 +372,7 @@ def test_every_sgf_game_is_a_game_of_that_size():
         game = get_game(name)
         assert game.obs_shape[:2] == (dialect.size, dialect.size)
         assert game.num_actions == dialect.size**2 + (dialect.pass_action is not None)
-    from games.go import KOMI
+    from boardq_games.go import KOMI
 
     assert SGF_GAMES["go"].komi == KOMI
 

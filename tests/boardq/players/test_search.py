@@ -13,10 +13,10 @@ from boardq.boardtext import board_from_rows as parse
 from boardq.dqn.policies import masked_argmax
 from boardq.players.opponents import PerfectPlayer
 from boardq.players.search import DEFAULT_DISCOUNT, Search, SearchPlayer
-from games.connect_four.rules import RULES as C4
-from games.go.rules import PASSES, GoRules
-from games.hex.rules import HexRules
-from games.tictactoe.rules import RULES as TTT
+from boardq_games.connect_four.rules import RULES as C4
+from boardq_games.go.rules import PASSES, GoRules
+from boardq_games.hex.rules import HexRules
+from boardq_games.tictactoe.rules import RULES as TTT
 
 G = DEFAULT_DISCOUNT
 GO4 = GoRules(4, 0.5)  # small boards: the plain definition visits every node

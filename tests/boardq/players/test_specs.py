@@ -13,7 +13,7 @@ from boardq.players.agentfile import export_agent
 from boardq.players.factory import PlayerFactory, check_spec
 from boardq.players.opponents import PerfectPlayer, RandomPlayer, WinBlockPlayer
 from boardq.players.specs import Kind, PlayerSpec, parse_league_player, parse_spec
-from games import get_game
+from boardq_games import get_game
 
 TTT = get_game("tictactoe")
 C4 = get_game("connect_four")

@@ -15,8 +15,8 @@ from boardq.players.records import read_records
 from boardq.rundir import BEST_AGENT_FILE, GAMES_DIR
 from boardq.training.ladder import GAMES_KEPT, Ladder
 from boardq.training.trainer import Trainer
-from games import get_game
-from games.go import HANDICAP
+from boardq_games import get_game
+from boardq_games.go import HANDICAP
 
 
 def weights(seed):

@@ -16,7 +16,7 @@ import pytest
 
 from boardq.dqn.collection import moves_in_flight
 from boardq.training.trainer import Trainer
-from games import get_game
+from boardq_games import get_game
 
 ROOT = Path(__file__).resolve().parents[3]
 

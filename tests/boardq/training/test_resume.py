@@ -12,7 +12,7 @@ from boardq.errors import RunDirError
 from boardq.training.checkpoints import CheckpointStore
 from boardq.training.resume import rng_state
 from boardq.training.trainer import Trainer
-from games import get_game
+from boardq_games import get_game
 
 GAME = get_game("tictactoe")
 

@@ -14,7 +14,7 @@ from boardq.errors import BoardqError, RunDirError
 from boardq.game import Game
 from boardq.players.agent import Agent
 from boardq.training.trainer import Trainer
-from games import get_game
+from boardq_games import get_game
 
 
 def test_training_runs_every_actor_and_writes_the_run(tiny_config):

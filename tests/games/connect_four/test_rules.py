@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from boardq.boardtext import board_from_rows as parse
-from games import get_game
-from games.connect_four.rules import RULES as connect_four
+from boardq_games import get_game
+from boardq_games.connect_four.rules import RULES as connect_four
 
 C4_DRAWN = parse(
     [

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from boardq.boardtext import MoveError, plain
-from games.connect_four.text import ConnectFourText
+from boardq_games.connect_four.text import ConnectFourText
 
 C4 = ConnectFourText()
 

@@ -11,9 +11,9 @@ from pettingzoo.test import api_test
 from boardq.boardtext import MoveError
 from boardq.players.evaluation import RandomPlayer, evaluate
 from boardq.players.openspiel_bot import MCTSPlayer, rule_checks
-from games import get_game
-from games.env_check import random_games, reward_differences, symmetry_differences
-from games.go.env import make_go_env
+from boardq_games import get_game
+from boardq_games.env_check import random_games, reward_differences, symmetry_differences
+from boardq_games.go.env import make_go_env
 
 GAME = get_game("go")
 PASS = 81

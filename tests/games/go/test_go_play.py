@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from games import get_game
+from boardq_games import get_game
 
 GAME = get_game("go")
 

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from boardq.game import load_pyspiel
-from games import get_game
-from games.env_check import random_games, reward_differences, rules_differences
-from games.go import spiel_go
-from games.go.env import make_go_env
-from games.go.rules import COLOUR, KO, PASSES, GoRules
-from games.spiel_check import spiel_differences
+from boardq_games import get_game
+from boardq_games.env_check import random_games, reward_differences, rules_differences
+from boardq_games.go import spiel_go
+from boardq_games.go.env import make_go_env
+from boardq_games.go.rules import COLOUR, KO, PASSES, GoRules
+from boardq_games.spiel_check import spiel_differences
 
 GAME = get_game("go")
 RULES = GAME.rules

@@ -13,14 +13,14 @@ from boardq.players.factory import check_spec
 from boardq.players.openspiel_bot import rule_checks
 from boardq.players.opponents import LinePlayer, WinBlockPlayer
 from boardq.players.specs import parse_spec
-from games import get_game
-from games.env_check import (
+from boardq_games import get_game
+from boardq_games.env_check import (
     random_games,
     reward_differences,
     rules_differences,
     symmetry_differences,
 )
-from games.gomoku.rules import RULES
+from boardq_games.gomoku.rules import RULES
 
 GAME = get_game("gomoku")
 ANY = np.ones(81, bool)

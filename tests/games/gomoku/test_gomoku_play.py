@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games import get_game
+from boardq_games import get_game
 
 GAME = get_game("gomoku")
 

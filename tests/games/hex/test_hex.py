@@ -15,8 +15,8 @@ from boardq.players.factory import check_spec
 from boardq.players.openspiel_bot import MCTSPlayer, rule_checks
 from boardq.players.specs import parse_spec
 from boardq.symmetry import DIHEDRAL, board_symmetries
-from games import get_game
-from games.env_check import random_games, reward_differences, symmetry_differences
+from boardq_games import get_game
+from boardq_games.env_check import random_games, reward_differences, symmetry_differences
 
 GAME = get_game("hex")
 ANY = np.ones(49, bool)
@@ -114,7 +114,7 @@ def test_rules_players_that_do_not_fit_are_refused(spec):
 
 def test_the_chain_that_won_is_marked_whole_and_nothing_else():
     from boardq.boardtext import board_from_rows
-    from games.hex.text import winning_chain
+    from boardq_games.hex.text import winning_chain
 
     # X's group joins the top and bottom rows (with a branch); O's group touches only
     # the left edge, and X's lone stone joins nothing.

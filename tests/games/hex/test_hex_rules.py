@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from boardq.game import OpenSpielGame
-from games import get_game
-from games.env_check import random_games, reward_differences, rules_differences
-from games.hex.env import make_env
-from games.hex.rules import SEAT, HexRules
-from games.spiel_check import spiel_differences
+from boardq_games import get_game
+from boardq_games.env_check import random_games, reward_differences, rules_differences
+from boardq_games.hex.env import make_env
+from boardq_games.hex.rules import SEAT, HexRules
+from boardq_games.spiel_check import spiel_differences
 
 GAME = get_game("hex")
 RULES = GAME.rules

@@ -16,14 +16,14 @@ from boardq.players.openspiel_bot import MCTSPlayer, rule_checks
 from boardq.players.opponents import GreedyPlayer
 from boardq.players.search import SearchPlayer
 from boardq.players.specs import parse_spec
-from games import get_game
-from games.env_check import (
+from boardq_games import get_game
+from boardq_games.env_check import (
     random_games,
     reward_differences,
     rules_differences,
     symmetry_differences,
 )
-from games.othello.rules import PASS, RULES
+from boardq_games.othello.rules import PASS, RULES
 
 GAME = get_game("othello")
 

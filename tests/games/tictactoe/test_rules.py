@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from boardq.boardtext import board_from_rows as parse
-from games import get_game
-from games.tictactoe.rules import RULES as tictactoe
+from boardq_games import get_game
+from boardq_games.tictactoe.rules import RULES as tictactoe
 
 
 def observed_board(env, module):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from boardq.boardtext import MoveError, plain
-from games.tictactoe.text import TicTacToeText
+from boardq_games.tictactoe.text import TicTacToeText
 
 TTT = TicTacToeText()
 
