@@ -8,7 +8,7 @@ Layout of a run directory::
     RUN_DIR/agent.npz          the exported agent (greedy player), see boardq.players.agent
     RUN_DIR/agents/            agent-<train step>.npz: the agent kept every few minutes
     RUN_DIR/games/             ladder-<version>/: the games of the last evaluations
-                               (games.jsonl and SGF files, boardq.players.records)
+                               (games.jsonl and SGF files, boardq.records)
     RUN_DIR/metrics.jsonl      one JSON line of metrics per progress tick
     RUN_DIR/tb/                TensorBoard event files
     RUN_DIR/.lock              held (flock) by the process training in the directory

@@ -9,6 +9,7 @@ one below it:
 1. `boardq_games` (the folder `games/`): the games, which import only the kernel;
 2. `boardq.dqn`: the learning machinery;
 3. `boardq.players`: agent files, search, opponents, matches' scores, the league;
+   `boardq.records`: game records (JSON lines, SGF), beside it;
 4. `boardq.training` (a run) and `boardq.play` (a person playing);
 5. the top: `boardq.commands`, `boardq.benchmark`, the public `boardq` package.
 
@@ -26,6 +27,7 @@ LAYERS = {
     "boardq_games": 1,
     "boardq.dqn": 2,
     "boardq.players": 3,
+    "boardq.records": 3,
     "boardq.training": 4,
     "boardq.play": 4,
     "boardq.commands": 5,

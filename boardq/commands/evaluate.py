@@ -8,7 +8,7 @@ with its 95% (Wilson) interval. Where OpenSpiel is installed and has the game, e
 game is also played on an OpenSpiel state, which must agree with PettingZoo on every
 end and winner. While they play, the games played out of the total go to stderr (a
 progress bar on a terminal, else a line every few seconds: `boardq.commands.progress`).
-With `--record DIR` every game is kept in DIR as it ends (`boardq.players.records`).
+With `--record DIR` every game is kept in DIR as it ends (`boardq.records`).
 
 The evaluated agent's time a move (mean and longest) comes with each opponent's
 results: with a search, the time is what a depth costs.
@@ -199,7 +199,7 @@ def _recorder(folder: str | None, game, handicap=None):
     """
     if not folder:
         return None
-    from boardq.players.records import Recorder, RecordFolder
+    from boardq.records import Recorder, RecordFolder
 
     opening = handicap.opening if handicap is not None else ()
     return Recorder(game, sink=RecordFolder(folder).add, handicap=opening)
@@ -210,8 +210,8 @@ def _play(args, game, factory, specs, recorder=None, handicap=None) -> tuple[dic
     from boardq.players.evaluation import Openings, TimedPlayer, evaluate
     from boardq.players.gtp_player import GtpPlayer, opening_plies
     from boardq.players.openspiel_bot import rule_checks
-    from boardq.players.records import agent_info, spec_info
-    from boardq.players.records.count import LeadCount
+    from boardq.records import agent_info, spec_info
+    from boardq.records.count import LeadCount
 
     player = searching_player(factory.evaluated, args)
     progress = GameProgress(2 * args.games * len(specs))  # on stderr while the games play

@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from boardq.commands.play import resolve_agent
     from boardq.errors import BoardqError
     from boardq.play.gtp_engine import AgentEngine
-    from boardq.players.records import agent_info, chosen_value
+    from boardq.records import agent_info, chosen_value
 
     game = get_game(args.game)
     if game.gtp is None:

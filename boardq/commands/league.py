@@ -8,7 +8,7 @@ them in training order, and a PNG of rating against training time is written. Wi
 `--symmetric` every agent averages its values over the board's symmetries, as
 `evaluate --symmetric` plays the evaluated agent. While the games play, how many of
 them are done goes to stderr (`boardq.commands.progress`). With `--record DIR` every
-game is kept in DIR as it ends (`boardq.players.records`).
+game is kept in DIR as it ends (`boardq.records`).
 
 Exit codes: 0 done; 1 a bad or missing agent file or run directory, a player the game
 cannot have, or a record folder that cannot be written (one line on stderr); 2 a bad
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     warn_engines(specs, game, "league")
     recorder = None
     if args.record:
-        from boardq.players.records import Recorder, RecordFolder, spec_info
+        from boardq.records import Recorder, RecordFolder, spec_info
 
         recorder = Recorder(game, RecordFolder(args.record).add, event="boardq league")
     progress = GameProgress(len(specs) * (len(specs) - 1) * args.games)  # every pairing, 2 seats

@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     from boardq.catalog import get_game
     from boardq.errors import BoardqError
     from boardq.play.session import LineReader, Session, View
-    from boardq.players.records import agent_info
+    from boardq.records import agent_info
 
     game = get_game(args.game)
     how = search_words(args)
@@ -188,7 +188,7 @@ def check_record_file(path: str, game: Game) -> None:
       BoardqError: an SGF file for a game without SGF, or a folder (one line).
     """
     from boardq.errors import BoardqError
-    from boardq.players.records import sgf_game
+    from boardq.records import sgf_game
 
     if Path(path).suffix.lower() == ".sgf" and sgf_game(game.name) is None:
         raise BoardqError(

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from boardq.errors import EXIT_OK, BoardqError
     from boardq.play.replay import RecordReplay, choose
     from boardq.play.terminal import LineReader, View
-    from boardq.players.records import RecordError, read_records, replay_named
+    from boardq.records import RecordError, read_records, replay_named
 
     found = read_records(args.file)
     for problem in found.problems:  # the other games of the file are still there

@@ -20,7 +20,7 @@ not send it: a move for the other colour then passes for the colour to move
 (`Move.implied`), and `undo` takes such a pass back with the move after it.
 
 `moves` is the game so far, and `record()` the game as a game record
-(`boardq.players.records`): the colour the agent generated moves for is named by
+(`boardq.records`): the colour the agent generated moves for is named by
 the agent's file and search, the other "unknown" (GTP has no command that tells an
 engine who its opponent is); the time of each generated move, and the agent's value
 of it where the engine was given one (`value`); the result by boardq's rules once the
@@ -52,7 +52,7 @@ from boardq.gtp import (
 )
 from boardq.play.match import Match
 from boardq.players.evaluation import Handicap
-from boardq.players.records import GameLog, GameRecord, PlayerInfo, to_sgf
+from boardq.records import GameLog, GameRecord, PlayerInfo, to_sgf
 from boardq.rundir import atomic_write_bytes
 
 __all__ = ["AgentEngine", "GtpError", "Move"]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from boardq.errors import EXIT_INTERRUPTED, EXIT_OK
 from boardq.play.terminal import LineReader, View
-from boardq.players.records import GameRecord, Replayed, sgf_game
+from boardq.records import GameRecord, Replayed, sgf_game
 
 __all__ = ["RecordReplay", "game_line", "seat_names"]
 
@@ -48,7 +48,7 @@ class RecordReplay:
 
     Args:
         record: the game.
-        replayed: its positions and result (`boardq.players.records.replay_record`).
+        replayed: its positions and result (`boardq.records.replay_record`).
         view: where boards and messages go (the game's text board).
         reader: where the person's lines come from.
     """

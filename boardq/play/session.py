@@ -4,7 +4,7 @@
 asks a `LineReader` for each of the person's lines and draws on a `View` (both in
 `boardq.play.terminal`). It needs of the agent only `act` and `q_values`, so tests can
 drive it with a stub, and a searching player (`boardq.players.search.SearchPlayer`) fits as
-well as the bare network. Each game is also kept as a record (`boardq.players.records`),
+well as the bare network. Each game is also kept as a record (`boardq.records`),
 moves taken back taken out of it: `save [FILE]` writes it at a prompt, and a session
 given a file (`--record FILE`) writes every game there as it ends (or is left).
 """
@@ -23,7 +23,7 @@ from boardq.errors import EXIT_INTERRUPTED, EXIT_OK
 from boardq.game import Game
 from boardq.play.match import Match
 from boardq.play.terminal import LineReader, View
-from boardq.players.records import (
+from boardq.records import (
     GameLog,
     GameRecord,
     PlayerInfo,

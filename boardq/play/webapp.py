@@ -49,7 +49,7 @@ from boardq.game import Game
 from boardq.play.layout import BoardLayout
 from boardq.play.webrecords import opened_record, saved_game
 from boardq.play.websession import RequestError, Sessions, WebSession, max_depth_of, whole_number
-from boardq.players.records import PlayerInfo, agent_info, chosen_value
+from boardq.records import PlayerInfo, agent_info, chosen_value
 
 __all__ = ["MAX_DIGITS", "Answer", "SharedAgent", "WebApp", "allowed", "parse_fields"]
 

@@ -25,7 +25,7 @@ from boardq.game import Game
 from boardq.play.layout import BoardLayout
 from boardq.play.replay import seat_names
 from boardq.play.websession import RequestError
-from boardq.players.records import (
+from boardq.records import (
     GameRecord,
     RecordError,
     Replayed,

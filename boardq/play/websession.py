@@ -8,7 +8,7 @@ Every method that changes a session checks the request first and raises
 No HTTP and no TensorFlow here: the agent is an `Advisor` (`boardq.play.webapp` makes
 one of a `boardq.players.agent.Agent`). A session's moves so far are
 `session.match.moves` (action numbers, in order; `match.mover_of(i)` says whose), and
-`session.record()` is the game so far as a game record (`boardq.players.records`):
+`session.record()` is the game so far as a game record (`boardq.records`):
 both players, each move's time and the agent's value of its moves.
 
 How long the agent may think is the person's choice: a time per move (`MOVE_TIMES`,
@@ -33,7 +33,7 @@ from boardq.boardtext import MoveError
 from boardq.game import Game
 from boardq.play.layout import BoardLayout
 from boardq.play.match import Match
-from boardq.players.records import GameLog, GameRecord, PlayerInfo, sgf_game
+from boardq.records import GameLog, GameRecord, PlayerInfo, sgf_game
 
 __all__ = [
     "MAX_DEPTH",

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from boardq.commands import main
-from boardq.players.records import from_sgf, read_records
+from boardq.records import from_sgf, read_records
 
 ROOT = Path(__file__).resolve().parents[3]  # the checkout under test, not an installed copy
 GNUGO = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")

@@ -18,7 +18,7 @@ import pytest
 from boardq.catalog import get_game
 from boardq.play.gtp_engine import AgentEngine
 from boardq.play.match import Match
-from boardq.players.records import GameRecord, PlayerInfo, from_sgf, read_records, to_sgf
+from boardq.records import GameRecord, PlayerInfo, from_sgf, read_records, to_sgf
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -10,7 +10,7 @@ from rich.console import Console
 
 from boardq.play.replay import RecordReplay
 from boardq.play.session import LineReader, Session, View
-from boardq.players.records import GameLog, PlayerInfo, read_records, replay_record
+from boardq.records import GameLog, PlayerInfo, read_records, replay_record
 from boardq_games import get_game
 
 TTT = get_game("tictactoe")

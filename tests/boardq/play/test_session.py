@@ -225,7 +225,7 @@ def test_a_searching_agent_blocks_and_hints_show_the_searched_values():
 
 def test_a_handicap_game_starts_with_blacks_stones_whoever_plays_black(tmp_path):
     from boardq.players.evaluation import fixed_handicap
-    from boardq.players.records import read_records
+    from boardq.records import read_records
 
     go = get_game("go")
     handicap = fixed_handicap(go, 3)

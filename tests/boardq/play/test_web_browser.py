@@ -206,7 +206,7 @@ def test_a_hex_game_finished_on_the_page_is_saved_and_replays_in_the_terminal(
     import sys
 
     from boardq.catalog import get_game
-    from boardq.players.records import read_records, replay_record
+    from boardq.records import read_records, replay_record
 
     page.select_option("#game", "hex")
     page.wait_for_function(SETTLED)
@@ -244,7 +244,7 @@ def test_a_record_is_opened_stepped_through_and_closed_with_the_game_kept(page, 
 
     click_first_legal_cell(page)  # your game: tic-tac-toe, one move each
     assert moves_shown(page) == ["you: 1", "agent: 5"]
-    gnugo = Path(__file__).parents[1] / "players" / "data" / "gnugo-9x9.sgf"
+    gnugo = Path(__file__).parents[1] / "records" / "data" / "gnugo-9x9.sgf"
     page.set_input_files("#record-file", str(gnugo))
     page.wait_for_function("() => document.body.dataset.phase === 'replay'")
     assert page.inner_text("#replay-title") == "gnugo-9x9.sgf: Go, W+10.5, 68 moves"

@@ -16,9 +16,9 @@ import pytest
 
 from boardq.catalog import get_game
 from boardq.play.layout import BoardLayout
-from boardq.players.records import parse_records, read_records, replay_record
+from boardq.records import parse_records, read_records, replay_record
 
-DATA = Path(__file__).parents[1] / "players" / "data"
+DATA = Path(__file__).parents[1] / "records" / "data"
 GNUGO_FILE = DATA / "gnugo-9x9.sgf"
 GNUGO = GNUGO_FILE.read_bytes()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardq.players.evaluation import evaluate, play_game
-from boardq.players.records.count import LeadCount
+from boardq.records.count import LeadCount
 from boardq_games import get_game
 
 GO = get_game("go")

@@ -17,7 +17,7 @@ from boardq.players.evaluation import (
     play_game,
 )
 from boardq.players.gtp_client import find_program
-from boardq.players.records.count import LeadCount
+from boardq.records.count import LeadCount
 
 TTT = get_game("tictactoe")
 GO = get_game("go")

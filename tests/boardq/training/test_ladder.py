@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from boardq.players.agent import Agent
-from boardq.players.records import read_records
+from boardq.records import read_records
 from boardq.rundir import BEST_AGENT_FILE, GAMES_DIR
 from boardq.training.ladder import GAMES_KEPT, Ladder
 from boardq.training.trainer import Trainer

@@ -15,9 +15,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from boardq.players.records.dialects import sgf_game
-from boardq.players.records.record import GameRecord, RecordError
-from boardq.players.records.sgf import from_sgf, to_sgf
+from boardq.records.dialects import sgf_game
+from boardq.records.record import GameRecord, RecordError
+from boardq.records.sgf import from_sgf, to_sgf
 from boardq.rundir import atomic_write_bytes
 
 __all__ = [

@@ -18,7 +18,7 @@ import pytest
 
 from boardq.catalog import get_game
 from boardq.players.evaluation import RandomPlayer, play_game
-from boardq.players.records import (
+from boardq.records import (
     GameLog,
     GameRecord,
     PlayerInfo,
@@ -31,7 +31,7 @@ from boardq.players.records import (
     save_record,
     to_sgf,
 )
-from boardq.players.records.dialects import SGF_GAMES, area_score
+from boardq.records.dialects import SGF_GAMES, area_score
 
 DATA = Path(__file__).parent / "data"
 GNUGO = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
@@ -500,8 +500,8 @@ def test_a_handicap_game_is_kept_as_handicap_stones_and_read_back(tmp_path):
 
 def test_a_game_against_gnugo_names_its_command_and_keeps_its_own_count(tmp_path):
     from boardq.players.factory import PlayerFactory
-    from boardq.players.records import spec_info
     from boardq.players.specs import parse_spec
+    from boardq.records import spec_info
 
     game = get_game("go")
     spec = parse_spec("gtp:gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead")

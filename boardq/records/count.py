@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from boardq.players.records.dialects import sgf_game
-from boardq.players.records.replay import replay
+from boardq.records.dialects import sgf_game
+from boardq.records.replay import replay
 
 __all__ = ["LeadCount"]
 

@@ -7,7 +7,7 @@ own count); each move is a node, with the time it took and the agent's value of 
 its comment. `from_sgf` reads every game of a file: boardq's own, or one another
 program wrote (GNU Go, a GTP match runner, HexGui, Quarry) for a game boardq plays,
 replayed move by move in boardq's rules; the moves' notation per game is in
-`boardq.players.records.dialects`.
+`boardq.records.dialects`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 from sgfmill import sgf, sgf_grammar
 
 from boardq.catalog import find_game
-from boardq.players.records.dialects import (
+from boardq.records.dialects import (
     SGF_GAMES,
     Passes,
     Points,
@@ -27,8 +27,8 @@ from boardq.players.records.dialects import (
     is_resignation,
     sgf_game,
 )
-from boardq.players.records.record import GameRecord, Move, PlayerInfo, RecordError
-from boardq.players.records.replay import replay
+from boardq.records.record import GameRecord, Move, PlayerInfo, RecordError
+from boardq.records.replay import replay
 
 __all__ = ["APPLICATION", "from_sgf", "to_sgf"]
 

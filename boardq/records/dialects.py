@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from boardq.players.records.record import result_words
+from boardq.records.record import result_words
 
 __all__ = [
     "SGF_GAMES",

@@ -16,8 +16,8 @@ The interface, small on purpose:
 No TensorFlow here (docs/records.md).
 """
 
-from boardq.players.records.dialects import SGF_GAMES, sgf_game
-from boardq.players.records.files import (
+from boardq.records.dialects import SGF_GAMES, sgf_game
+from boardq.records.files import (
     LINES_FILE,
     ReadResult,
     RecordFolder,
@@ -27,8 +27,8 @@ from boardq.players.records.files import (
     read_records,
     save_record,
 )
-from boardq.players.records.record import GameRecord, Move, PlayerInfo, RecordError
-from boardq.players.records.recorder import (
+from boardq.records.record import GameRecord, Move, PlayerInfo, RecordError
+from boardq.records.recorder import (
     GameLog,
     Recorder,
     SeatedPlayer,
@@ -36,8 +36,8 @@ from boardq.players.records.recorder import (
     chosen_value,
     spec_info,
 )
-from boardq.players.records.replay import Replayed, playable_game, replay_named, replay_record
-from boardq.players.records.sgf import from_sgf, to_sgf
+from boardq.records.replay import Replayed, playable_game, replay_named, replay_record
+from boardq.records.sgf import from_sgf, to_sgf
 
 __all__ = [
     "LINES_FILE",

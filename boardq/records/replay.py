@@ -18,8 +18,8 @@ import numpy as np
 
 from boardq.catalog import find_game
 from boardq.errors import BoardqError
-from boardq.players.records.dialects import is_resignation, result_text, settings_of
-from boardq.players.records.record import GameRecord, RecordError, result_words
+from boardq.records.dialects import is_resignation, result_text, settings_of
+from boardq.records.record import GameRecord, RecordError, result_words
 
 __all__ = ["Replayed", "check_settings", "playable_game", "replay", "replay_named", "replay_record"]
 

@@ -23,13 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from boardq.players.records.dialects import (
+from boardq.records.dialects import (
     resignation_text,
     result_text,
     settings_of,
     sgf_game,
 )
-from boardq.players.records.record import (
+from boardq.records.record import (
     UNKNOWN_PLAYER,
     GameRecord,
     Move,
@@ -37,7 +37,7 @@ from boardq.players.records.record import (
     RecordError,
     now_iso,
 )
-from boardq.players.records.replay import replay
+from boardq.records.replay import replay
 
 __all__ = [
     "GameLog",

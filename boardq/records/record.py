@@ -6,10 +6,10 @@ action number, its name in the game's own notation, the time it took and, for an
 its value of the move), the result by boardq's rules, the start time, and room for an
 engine's own count of the result. JSON lines files hold one record a line
 (`to_json` / `from_json`); SGF files hold the games that have an SGF game number
-(`boardq.players.records.sgf`).
+(`boardq.records.sgf`).
 
 No TensorFlow and no environment here: checking that the moves are legal is replaying
-them (`boardq.players.records.replay`).
+them (`boardq.records.replay`).
 """
 
 from __future__ import annotations
