@@ -5,7 +5,8 @@ and checks every weight's shape.
 
 `Agent.act` and `Agent.q_values` take `search_depth`: 0 (the default) is the network
 alone, one forward pass; D >= 1 searches D plies ahead over the game's rules with the
-network at the leaves (see `boardq.players.search`). An agent loaded with `symmetric=True`
+network at the leaves (see `boardq.players.search`). They take `visits` or `move_time`
+instead for the tree search (`boardq.players.mcts`). An agent loaded with `symmetric=True`
 averages the network's values over the images of the board under the game's
 symmetries (the board turned and mirrored: 8 images in Gomoku, 2 in Connect Four), one
 batched forward pass; the search then uses those averaged values at its leaves.
@@ -86,7 +87,7 @@ class Agent:
         self._model = model
         self._q = QFunction(model)
         self._weights = self._q.weights_of(model)
-        self._searchers: dict[tuple[int | None, float | None], Any] = {}
+        self._searchers: dict[tuple, Any] = {}
         self._symmetries: list[Any] = []
         self._pruned = None  # the game's pruned moves, where its run pruned them
         found = None
@@ -194,54 +195,110 @@ class Agent:
         # Action a of the position is action action_map[a] of the image.
         return np.mean([q[i][:, s.action_map] for i, s in enumerate(self._symmetries)], axis=0)
 
-    def q_values(self, observation: dict, search_depth: int = 0) -> np.ndarray:
+    def q_values(
+        self,
+        observation: dict,
+        search_depth: int = 0,
+        *,
+        visits: int | None = None,
+        move_time: float | None = None,
+    ) -> np.ndarray:
         """One value per action, from the player to move's view; NaN for illegal moves.
 
         Args:
           observation: the PettingZoo observation dict of the player to move.
           search_depth: 0 for the network's values; D >= 1 for the values of a
             D-ply search (+1 a win now, 0 a draw now, discounted per move).
+          visits: instead, the mean values of a tree search of that many visits a
+            move (`searcher`).
+          move_time: or of a tree search of that many seconds a move.
         """
         planes, mask = self._check(observation)
-        if search_depth:
-            return self.searcher(search_depth).q_values(observation)
+        if search_depth or visits is not None or move_time is not None:
+            return self.searcher(search_depth or None, move_time, visits).q_values(observation)
         q = self.q_batch(planes[None])[0].astype(np.float64)
         q[~mask] = np.nan
         return q
 
-    def act(self, observation: dict, search_depth: int = 0) -> int:
-        """The legal move with the highest value (network or search, see `q_values`)."""
+    def act(
+        self,
+        observation: dict,
+        search_depth: int = 0,
+        *,
+        visits: int | None = None,
+        move_time: float | None = None,
+    ) -> int:
+        """The legal move with the highest value (network or search, see `q_values`).
+
+        With `visits` or `move_time`, the tree search's move (the most visited).
+        """
         planes, mask = self._check(observation)
-        if search_depth:
-            return self.searcher(search_depth).act(observation)
+        if search_depth or visits is not None or move_time is not None:
+            return self.searcher(search_depth or None, move_time, visits).act(observation)
         q = self.q_batch(planes[None])[0]
         return int(masked_argmax(q, mask))
 
-    def searcher(self, depth: int | None = None, move_time: float | None = None):
-        """A `boardq.players.search.SearchPlayer` of this agent (kept for reuse).
+    def _rules(self):
+        """The game's rules as the agent's searches expand them (pruned moves left out)."""
+        from boardq.catalog import find_game
 
-        It searches `depth` plies, or as deep as `move_time` seconds a move allow.
-        The search discounts by the discount the agent trained with (`info["discount"]`,
-        written by training), so its backups match the network's values; files without
-        it search with `boardq.players.search.DEFAULT_DISCOUNT`.
+        game = find_game(self.game)
+        if game is None or game.rules is None:
+            raise NoRulesError(f"cannot search: boardq has no rules for {self.game!r}")
+        if self._pruned is not None:
+            return PrunedRules(game.rules, self._pruned)  # no side expands a pruned move
+        return game.rules
+
+    def _discount(self) -> float:
+        from boardq.players.search import DEFAULT_DISCOUNT
+
+        return float(self.info.get("discount", DEFAULT_DISCOUNT))
+
+    def searcher(
+        self,
+        depth: int | None = None,
+        move_time: float | None = None,
+        visits: int | None = None,
+    ):
+        """A searching player of this agent (kept for reuse), one of three kinds.
+
+        `depth` D: the alpha-beta to D plies (`boardq.players.search.SearchPlayer`).
+        `visits` N or `move_time` SEC: the tree search (`boardq.players.mcts.
+        TreeSearchPlayer`), N visits or SEC seconds a move; it keeps its tree between
+        the moves of a game. Both discount by the discount the agent trained with
+        (`info["discount"]`, written by training), so their backups match the network's
+        values; files without it search with `boardq.players.search.DEFAULT_DISCOUNT`.
 
         Raises:
-          ValueError: a bad depth or time, or a game whose rules boardq does not know.
+          ValueError: not exactly one of them, a bad one, or a game whose rules boardq
+            does not know.
         """
-        from boardq.catalog import find_game
-        from boardq.players.search import DEFAULT_DISCOUNT, SearchPlayer
-
-        key = (depth, move_time)
+        given = [x for x in (depth, move_time, visits) if x is not None]
+        if len(given) != 1:
+            raise ValueError("a search needs one of a depth, visits or a time per move")
+        if depth is not None:
+            return self.alpha_beta(depth=depth)
+        key = ("tree", move_time, visits)
         if key not in self._searchers:
-            game = find_game(self.game)
-            if game is None or game.rules is None:
-                raise NoRulesError(f"cannot search: boardq has no rules for {self.game!r}")
-            discount = float(self.info.get("discount", DEFAULT_DISCOUNT))
-            rules = game.rules
-            if self._pruned is not None:
-                rules = PrunedRules(rules, self._pruned)  # no side expands a pruned move
+            from boardq.players.mcts import TreeSearchPlayer
+
+            self._searchers[key] = TreeSearchPlayer(
+                self._rules(), self.q_batch, visits, move_time, self._discount()
+            )
+        return self._searchers[key]
+
+    def alpha_beta(self, depth: int | None = None, move_time: float | None = None):
+        """The alpha-beta `boardq.players.search.SearchPlayer` of this agent (kept for reuse).
+
+        It searches `depth` plies, or as deep as `move_time` seconds a move allow
+        (iterative deepening: kept for comparisons with the tree search).
+        """
+        from boardq.players.search import SearchPlayer
+
+        key = ("alpha-beta", depth, move_time)
+        if key not in self._searchers:
             self._searchers[key] = SearchPlayer(
-                rules, self.q_batch, depth, discount, move_time=move_time
+                self._rules(), self.q_batch, depth, self._discount(), move_time=move_time
             )
         return self._searchers[key]
 

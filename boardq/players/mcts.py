@@ -1,0 +1,239 @@
+"""The best-first tree search at play: a player that grows a tree over the learned Q-values.
+
+`TreeSearchPlayer` searches a number of visits a move (`visits`) or a time a move
+(`move_time`), over a game's pure rules (`boardq.game.Rules`) with the network's values
+at the leaves and exact values where a game ends (the tree itself: `boardq.players.tree`).
+It keeps its tree between the moves of a game: a position found in the kept tree one or
+two plies below the last root (the opponent's reply to the move played, a hint's
+position before the move) starts the next search with that subtree and its visits.
+
+The interface, for every caller (play, evaluate, serve, the GTP engine and its analysis):
+
+    act(observation, seconds=None) -> int     the move (seconds: this move's time instead)
+    q_values(observation) -> [A]              each move's value (NaN: illegal)
+    value_of(observation, action) -> float    a move's value, from the search it moved by
+    analyse(observation, seconds) -> [MoveStats]  the tree grown `seconds` more, best first
+    describe() -> str
+
+No TensorFlow here: the network comes in as `q_batch(planes [B, ...]) -> Q [B, A]`.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from boardq.players.search import DEFAULT_DISCOUNT, QBatch
+from boardq.players.tree import Node, TreeConfig, grow, principal_variation
+
+if TYPE_CHECKING:
+    from boardq.game import Rules
+
+__all__ = ["MoveStats", "TreeConfig", "TreeSearchPlayer", "TreeStats"]
+
+REUSE_PLIES = 2
+"""How far below the last root a new root is looked for in the kept tree."""
+
+
+@dataclass(frozen=True)
+class MoveStats:
+    """What the search found of one move at the root.
+
+    Attributes:
+        action: the move.
+        visits: the visits through it.
+        value: its mean value, from the mover's view, in [-1, 1] (+1 a win now; the
+            network's value while it has no visit).
+        prior: its prior (0..1; the priors of a position add up to 1).
+        pv: the principal variation, starting with `action`.
+    """
+
+    action: int
+    visits: int
+    value: float
+    prior: float
+    pv: tuple[int, ...]
+
+
+@dataclass
+class TreeStats:
+    """Work done by the searches so far (for tests, timing and the benchmark)."""
+
+    calls: int = 0
+    """Calls of the network."""
+    visits: int = 0
+    """Visits added to trees (leaves valued, ended games reached, roots valued)."""
+    reused: int = 0
+    """Visits found in the kept tree at the start of searches."""
+
+
+def _seconds(value: float | None, what: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{what} must be a number of seconds > 0, got {value!r}")
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{what} must be a number of seconds > 0, got {value!r}")
+    return float(value)
+
+
+@dataclass
+class TreeSearchPlayer:
+    """A player that grows a search tree before it moves (fits `Player` and `Advisor`).
+
+    Attributes:
+        rules: the game's rules.
+        q_batch: the network (see `boardq.players.search.QBatch`).
+        visits: the root's visits a move (the kept tree's count towards them); or
+        move_time: the seconds a move (one of the two).
+        discount: the per-move discount `g` in (0, 1].
+        config: how the tree grows (priors, exploration, leaves a call).
+        clock: the time in seconds (injected in tests).
+    """
+
+    rules: Rules
+    q_batch: QBatch
+    visits: int | None = None
+    move_time: float | None = None
+    discount: float = DEFAULT_DISCOUNT
+    config: TreeConfig = field(default_factory=TreeConfig)
+    clock: Callable[[], float] = time.perf_counter
+    stats: TreeStats = field(default_factory=TreeStats)
+
+    def __post_init__(self) -> None:
+        if (self.visits is None) == (self.move_time is None):
+            raise ValueError("a tree search needs visits or a time per move, not both")
+        v = self.visits
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            raise ValueError(f"visits must be a whole number >= 1, got {v!r}")
+        self.move_time = _seconds(self.move_time, "the time per move")
+        if not 0.0 < self.discount <= 1.0:
+            raise ValueError(f"discount must be in (0, 1], got {self.discount}")
+        self.root: Node | None = None
+        self._searched: bytes | None = None  # the root's key once a move's search ran on it
+        self._lock = threading.RLock()  # serve's sessions and GTP analysis share a player
+
+    def describe(self) -> str:
+        """How it searches, for people: "tree search of 800 visits a move" or "... 1 s ..."."""
+        if self.visits is not None:
+            return f"tree search of {self.visits} visits a move"
+        return f"tree search of {self.move_time:g} s a move"
+
+    @property
+    def depth(self) -> int:
+        """The length of the last search's principal variation (how far its best line looks)."""
+        root = self.root
+        if root is None or not root.expanded or root.visits < 2:
+            return 0
+        return len(principal_variation(root, root.best_edge()))
+
+    def act(self, observation: Mapping[str, np.ndarray], seconds: float | None = None) -> int:
+        """The move to play: the most visited (see `Node.best_edge`).
+
+        Args:
+            observation: the PettingZoo observation of the player to move.
+            seconds: this move's time, in place of the player's own budget (game clocks);
+                a player of `visits` stops at its visits or at the time, whichever first.
+        """
+        with self._lock:
+            root = self._search(observation, _seconds(seconds, "seconds"))
+            return int(root.actions[root.best_edge()])
+
+    def q_values(self, observation: Mapping[str, np.ndarray]) -> np.ndarray:
+        """Each legal move's mean value from the search (NaN for illegal moves)."""
+        with self._lock:
+            root = self._search(observation, None)
+            values = np.full(self.rules.num_actions, np.nan)
+            values[root.actions] = root.means()
+            return values
+
+    def value_of(self, observation: Mapping[str, np.ndarray], action: int) -> float:
+        """The mean value of `action` in the search `act` chose from here."""
+        return float(self.q_values(observation)[action])
+
+    def analyse(self, observation: Mapping[str, np.ndarray], seconds: float) -> list[MoveStats]:
+        """Grows the kept tree of this position `seconds` more; its moves, best first."""
+        budget = _seconds(seconds, "seconds")
+        with self._lock:
+            self._grow(self._root_for(observation), None, budget)
+            return self.move_stats()
+
+    def move_stats(self) -> list[MoveStats]:
+        """The kept root's moves, best first (most visits, then value, then lower move)."""
+        with self._lock:
+            root = self.root
+            if root is None or not root.expanded:
+                return []
+            means = root.means()
+            order = np.lexsort((root.actions, -means, -root.n))
+            return [
+                MoveStats(
+                    action=int(root.actions[i]),
+                    visits=int(root.n[i]),
+                    value=float(means[i]),
+                    prior=float(root.prior[i]),
+                    pv=principal_variation(root, int(i)),
+                )
+                for i in order
+            ]
+
+    def _search(self, observation: Mapping[str, np.ndarray], seconds: float | None) -> Node:
+        """The root of `observation`, searched for a move unless it was already."""
+        root = self._root_for(observation)
+        if self._searched != root.key:
+            budget = seconds if seconds is not None else self.move_time
+            self._grow(root, self.visits, budget)
+            self._searched = root.key
+        return root
+
+    def _root_for(self, observation: Mapping[str, np.ndarray]) -> Node:
+        """The kept tree's node of this position, made the root; a new root if none."""
+        legal = np.asarray(observation["action_mask"], bool)
+        board = self.rules.board_from_planes(np.asarray(observation["observation"]), legal)
+        key = self.rules.key(board)
+        found = self._find(key)
+        if found is None:
+            found = Node(board)
+            found.key = key
+            self._searched = None
+        elif found is not self.root:
+            self._searched = None
+            self.stats.reused += found.visits
+        self.root = found
+        return found
+
+    def _find(self, key: bytes) -> Node | None:
+        """The node of `key` at most `REUSE_PLIES` below the kept root (nearest first)."""
+        level = [self.root] if self.root is not None else []
+        for _ in range(REUSE_PLIES + 1):
+            below = []
+            for node in level:
+                if node.key is None:
+                    node.key = self.rules.key(node.board)
+                if node.key == key:
+                    return node
+                if node.expanded:
+                    below += [c for c in node.children if c is not None and c.expanded]
+            level = below
+        return None
+
+    def _grow(self, root: Node, visits: int | None, seconds: float | None) -> None:
+        """Grows the tree until the root has `visits`, or `seconds` have passed."""
+        deadline = None if seconds is None else self.clock() + seconds
+        k = self.config.leaves_per_call
+        while True:
+            before = root.visits
+            if visits is not None and before >= visits:
+                return
+            if before > 0 and deadline is not None and self.clock() >= deadline:
+                return
+            leaves = k if visits is None else min(k, visits - before)
+            g = self.discount
+            self.stats.calls += grow(root, self.rules, self.q_batch, self.config, g, leaves)
+            self.stats.visits += root.visits - before
