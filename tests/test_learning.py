@@ -135,7 +135,7 @@ def test_connect_four_preset_beats_random_and_win_block(tmp_path):
     r = evaluate(agent, WinBlockPlayer(game.rules, seed=3), game.make_env, 100, seed=3)
     assert r["first/win"] >= 0.80 and r["second/win"] >= 0.80, r
     # Two runs of the preset kept agents that scored 0.947 / 0.923 and 0.978 / 0.901
-    # against 100-simulation MCTS over 1,000 games a seat (docs/strength.md). 200 games
+    # against 100-simulation MCTS over 1,000 games a seat (docs/results/connect_four.md). 200 games
     # a seat and some room for the spread between runs.
     r = evaluate(agent, MCTSPlayer(game, 100, seed=4), game.make_env, 200, seed=4)
     assert r["first/score"] >= 0.85 and r["second/score"] >= 0.85, r
@@ -145,7 +145,7 @@ GNU_GO = "gtp:gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead"
 
 
 def check_go_agent(agent, game) -> None:
-    """What the Go preset's hour promises (docs/strength.md, "Go: an hour of the preset").
+    """What the Go preset's hour promises (docs/results/go.md, "Go: an hour of the preset").
 
     One run's best agent: 0.950 / 0.980 against `mcts:100` (100 games a seat), and as
     black with 9 handicap stones 42 of 100 won against GNU Go level 1, where the best
