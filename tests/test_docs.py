@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+LINK = re.compile(r"\]\(([^)\s]+)\)")
 PATH = re.compile(r"(?<![\w./-])((?:boardq|games|tests|scripts|docs)/[\w./-]*[\w/])")
 DOTTED = re.compile(r"(?<![\w./-])((?:boardq_games|boardq)(?:\.\w+)+)")
 # Placeholders and names that are not the project's modules (the entry-point group).
@@ -75,3 +76,42 @@ def test_every_module_a_doc_names_exists(doc, name):
     if name in NOT_MODULES or name.rsplit(".", 1)[-1] in {"md", "py", "json", "npz"}:
         return
     assert resolves(name), f"{doc} names {name}, which does not exist"
+
+
+def anchors(doc: Path) -> set[str]:
+    """The anchors GitHub makes of a page's headings (lower case, punctuation dropped)."""
+    text = re.sub(r"```.*?```", "", doc.read_text(), flags=re.S)
+    titles = re.findall(r"^#+ (.+)$", text, flags=re.M)
+    return {re.sub(r"[^\w\- ]", "", t.strip().lower()).replace(" ", "-") for t in titles}
+
+
+def links() -> list[tuple[str, str]]:
+    found = set()
+    for doc in DOCS:
+        text = re.sub(r"```.*?```", "", doc.read_text(), flags=re.S)
+        for target in LINK.findall(text):
+            if not re.match(r"[a-z]+:", target):
+                found.add((str(doc.relative_to(ROOT)), target))
+    return sorted(found)
+
+
+def test_the_anchors_are_the_ones_github_makes():
+    assert "the-agent-as-a-gtp-engine-guis-and-match-runners" in anchors(ROOT / "docs/play.md")
+
+
+@pytest.mark.parametrize(("doc", "target"), links())
+def test_every_link_between_docs_lands(doc, target):
+    path, _, anchor = target.partition("#")
+    page = (ROOT / doc).parent / path if path else ROOT / doc
+    assert page.exists(), f"{doc} links {target}: no {path}"
+    if anchor and page.suffix == ".md":
+        assert anchor in anchors(page), f"{doc} links {target}: no heading makes #{anchor}"
+
+
+@pytest.mark.parametrize("doc", [str(d.relative_to(ROOT)) for d in DOCS])
+def test_no_table_cell_is_longer_than_a_short_line(doc):
+    # Tables hold one short line a cell; what does not fit is prose under the table.
+    rows = [line for line in (ROOT / doc).read_text().splitlines() if line.startswith("|")]
+    cells = [c.strip() for row in rows for c in re.split(r"(?<!\\)\|", row)[1:-1]]
+    long = [c[:60] for c in cells if len(c) > 200]
+    assert not long, f"{doc} has table cells over 200 characters: {long}"
