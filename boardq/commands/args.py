@@ -29,6 +29,8 @@ __all__ = [
     "number",
     "parse_bool",
     "parse_sizes",
+    "search_flag",
+    "search_settings",
     "search_words",
     "searching_player",
 ]
@@ -172,7 +174,7 @@ def config_from_args(base: TrainConfig, args: argparse.Namespace) -> TrainConfig
 
 
 def add_search_options(p: argparse.ArgumentParser, who: str, search_help: str) -> None:
-    """`--search D` or `--move-time SEC` (one of them): how `who` looks ahead.
+    """`--search D`, `--move-time SEC` or `--visits N` (one of them): how `who` looks ahead.
 
     Args:
       p: the command's parser.
@@ -185,30 +187,57 @@ def add_search_options(p: argparse.ArgumentParser, who: str, search_help: str) -
         type=number(int, minimum=0),
         default=0,
         metavar="D",
-        help=search_help,
+        help=search_help + " (the alpha-beta search)",
     )
     group.add_argument(
         "--move-time",
         type=number(float, minimum=0.001),
         default=None,
         metavar="SEC",
-        help=f"{who} searches as deep as SEC seconds a move allow (depth 1, 2, 3... while "
-        "the next depth is expected to fit; a move takes at most about SEC), instead of a "
-        "fixed --search depth",
+        help=f"{who} grows a search tree over its values for SEC seconds a move (the tree "
+        "kept from move to move), instead of a fixed --search depth",
+    )
+    group.add_argument(
+        "--visits",
+        type=number(int, minimum=1),
+        default=None,
+        metavar="N",
+        help=f"{who} grows its search tree to N visits a move (what it keeps from the last "
+        "move counts), however long that takes: the same moves on a fast or a slow machine",
     )
 
 
 def search_words(args: argparse.Namespace) -> str:
     """How the command line asks the agent to search, for people ("" for not at all)."""
+    if getattr(args, "visits", None):
+        return f"tree search of {args.visits} visits a move"
     if getattr(args, "move_time", None):
-        return f"search of {args.move_time:g} s a move"
+        return f"tree search of {args.move_time:g} s a move"
     if args.search:
         return f"depth-{args.search} search"
     return ""
 
 
+def search_flag(args: argparse.Namespace) -> str:
+    """The search option the command line gave ("--visits", "--move-time", "--search")."""
+    if getattr(args, "visits", None):
+        return "--visits"
+    return "--move-time" if getattr(args, "move_time", None) else "--search"
+
+
+def search_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The search asked for, as `agent_info` takes it: search_depth, move_time, visits."""
+    return {
+        "search_depth": args.search,
+        "move_time": getattr(args, "move_time", None),
+        "visits": getattr(args, "visits", None),
+    }
+
+
 def searching_player(agent, args: argparse.Namespace):
-    """The agent with the search the command line asks for (`--search`, `--move-time`)."""
+    """The agent with the search the command line asks for (--search, --move-time, --visits)."""
+    if getattr(args, "visits", None):
+        return agent.searcher(visits=args.visits)
     if getattr(args, "move_time", None):
         return agent.searcher(move_time=args.move_time)
     if args.search:

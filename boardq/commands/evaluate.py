@@ -31,6 +31,7 @@ from boardq.commands.args import (
     counted,
     handicap_of,
     number,
+    search_settings,
     searching_player,
 )
 from boardq.commands.progress import GameProgress
@@ -70,7 +71,8 @@ def add_command(sub) -> None:
         type=parse_spec,
         metavar="SPEC",
         help="opponent (repeatable; default: random and winblock, plus perfect for "
-        "tic-tac-toe); search:D is the evaluated agent itself with a depth-D lookahead",
+        "tic-tac-toe); search:D is the evaluated agent itself with a depth-D lookahead, "
+        "tree:N (tree:SECs) with a tree search of N visits (SEC seconds) a move",
     )
     add_search_options(
         p,
@@ -159,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
         "agent": str(agent.path),
         "search_depth": args.search,
         "move_time_sec": args.move_time,
+        "visits": args.visits,
         "symmetries": agent.symmetries,
         "symmetric_as_its_run_chose": args.symmetric is None,
         "games_per_seat": args.games,
@@ -218,7 +221,7 @@ def _play(args, game, factory, specs, recorder=None, handicap=None) -> tuple[dic
     observers = rule_checks(game)
     watchers = [*observers, progress] + ([recorder] if recorder else [])
     if recorder:
-        player = recorder.seat(player, agent_info(factory.evaluated, args.search, args.move_time))
+        player = recorder.seat(player, agent_info(factory.evaluated, **search_settings(args)))
     lead = LeadCount(game) if LeadCount.counts(game) else None
     if lead:
         watchers.append(lead)
@@ -279,7 +282,9 @@ def format_results(title: str, header: dict, results: dict[str, dict[str, float]
     depth, move_time = header["search_depth"], header.get("move_time_sec")
     how = f"depth-{depth} search" if depth else "greedy, no search"
     if move_time:
-        how = f"search of {move_time:g} s a move"
+        how = f"tree search of {move_time:g} s a move"
+    if header.get("visits"):
+        how = f"tree search of {header['visits']} visits a move"
     if header.get("symmetries", 1) > 1:
         how += f", values averaged over {header['symmetries']} symmetries"
         if header.get("symmetric_as_its_run_chose"):

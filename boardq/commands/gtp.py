@@ -15,7 +15,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from boardq.commands.args import add_search_options, search_words, searching_player
+from boardq.commands.args import (
+    add_search_options,
+    search_settings,
+    search_words,
+    searching_player,
+)
 from boardq.commands.play import add_agent_options
 
 __all__ = ["add_command", "run"]
@@ -66,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         player.act,
         "boardq",
         f"{__version__} ({agent.path.name}, {how})",
-        agent=agent_info(agent, args.search, args.move_time),
+        agent=agent_info(agent, **search_settings(args)),
         value=lambda observation, action: chosen_value(player, observation, action),
     )
     engine.run(sys.stdin, sys.stdout)

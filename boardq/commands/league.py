@@ -44,9 +44,9 @@ def add_command(sub) -> None:
         help="rate players in Elo by a round robin",
         description="Plays every pair of players GAMES times from each seat and fits Elo "
         "ratings over all games (random anchored at 0), with 95% bootstrap intervals.",
-        epilog=f"players: {FORMS}, or a bare agent file or run directory (search:D needs "
-        "its :PATH here). exit codes: 0 done, 1 bad agent file, run directory or player, "
-        "2 bad command line",
+        epilog=f"players: {FORMS}, or a bare agent file or run directory (search:D and "
+        "tree:N need their :PATH here). exit codes: 0 done, 1 bad agent file, run "
+        "directory or player, 2 bad command line",
     )
     p.add_argument(
         "game",

@@ -26,6 +26,8 @@ from boardq.commands.args import (
     add_handicap_option,
     add_search_options,
     handicap_of,
+    search_flag,
+    search_settings,
     search_words,
     searching_player,
 )
@@ -146,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     how = search_words(args)
     if how and game.rules is None:
-        flag = "--move-time" if args.move_time else "--search"
+        flag = search_flag(args)
         raise BoardqError(f"{flag} needs rules, and boardq has none for {game.title}")
     if args.record:
         check_record_file(args.record, game)
@@ -159,8 +161,8 @@ def run(args: argparse.Namespace) -> int:
     agent = resolve_agent(args, game)
     view = View(console, game.text, ascii_only)
     searching = f", searching {args.search} moves ahead" if args.search else ""
-    if args.move_time:
-        searching = f", searching {args.move_time:g} s a move"
+    if args.move_time or args.visits:
+        searching = f", {how}"
     if agent.symmetries > 1:
         searching += f", values averaged over {agent.symmetries} symmetries"
         if args.symmetric is None:
@@ -175,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
         hints=args.hints,
         search=how,
         record_to=args.record,
-        agent_info=agent_info(agent, args.search, args.move_time),
+        agent_info=agent_info(agent, **search_settings(args)),
         handicap=handicap,
     )
     return session.run(first_human_seat(args.first, args.seed))

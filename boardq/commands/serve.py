@@ -20,7 +20,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from boardq.commands import play
-from boardq.commands.args import add_search_options, number
+from boardq.commands.args import add_search_options, number, search_flag
 from boardq.errors import EXIT_OK, BoardqError
 
 if TYPE_CHECKING:
@@ -87,12 +87,14 @@ def add_command(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Runs `boardq serve`; returns the exit code."""
     from boardq.play.web import make_server
-    from boardq.play.websession import MAX_DEPTH, MAX_MOVE_TIME
+    from boardq.play.websession import MAX_DEPTH, MAX_MOVE_TIME, MAX_VISITS
 
     if args.search > MAX_DEPTH:
         raise BoardqError(f"--search is at most {MAX_DEPTH} here")
     if args.move_time is not None and args.move_time > MAX_MOVE_TIME:
         raise BoardqError(f"--move-time is at most {MAX_MOVE_TIME:g} seconds here")
+    if args.visits is not None and args.visits > MAX_VISITS:
+        raise BoardqError(f"--visits is at most {MAX_VISITS} here")
     if args.port > 65535:
         raise BoardqError(f"--port must be from 0 to 65535, not {args.port}")
     app, playing = _app(args)
@@ -129,12 +131,17 @@ def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
         import_tensorflow_quietly()  # now, not in the thread of the first request
         games = {name: get_game(name) for name in game_names()}
         app = WebApp(
-            games, lambda game: play.resolve_agent(args, game), None, args.search, args.move_time
+            games,
+            lambda game: play.resolve_agent(args, game),
+            None,
+            args.search,
+            args.move_time,
+            args.visits,
         )
         return app, ""
     game = get_game(args.game)
-    if (args.search or args.move_time) and game.rules is None:
-        flag = "--search" if args.search else "--move-time"
+    if (args.search or args.move_time or args.visits) and game.rules is None:
+        flag = search_flag(args)
         raise BoardqError(f"{flag} needs rules, and boardq has none for {game.title}")
     if args.search > max_depth_of(game):
         raise BoardqError(
@@ -142,6 +149,8 @@ def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
             "(deeper takes seconds a move; --move-time SEC gives the agent a time instead)"
         )
     agent = play.resolve_agent(args, game)
-    app = WebApp({game.name: game}, lambda _: agent, game.name, args.search, args.move_time)
+    app = WebApp(
+        {game.name: game}, lambda _: agent, game.name, args.search, args.move_time, args.visits
+    )
     app.prepare(game)
     return app, f"{game.title} against {play.agent_title(agent, game)}"

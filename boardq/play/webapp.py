@@ -8,14 +8,14 @@ game is kept on the server (`boardq.play.websession`), one session per page. The
     GET  /                          the page
     GET  /static/NAME               its script and style sheet
     GET  /api/games                 the games served, and the one to start with
-    POST /api/sessions              {"game", "seat"?, "move_time"? or "depth"?}: a new
+    POST /api/sessions              {"game", "seat"?, "move_time"?, "visits"? or "depth"?}: a new
                                     session, its game
     GET  /api/sessions/ID           the session's state
     POST /api/sessions/ID/move      {"action", "ply"?}: your move, and the agent's reply
     POST /api/sessions/ID/undo      take back your last move and the reply
-    POST /api/sessions/ID/new       {"seat"?, "move_time"? or "depth"?}: a new game, the
+    POST /api/sessions/ID/new       {"seat"?, "move_time"?, "visits"? or "depth"?}: a new game, the
                                     score kept
-    POST /api/sessions/ID/search    {"move_time"} or {"depth"}: how long the agent thinks
+    POST /api/sessions/ID/search    {"move_time"}, {"visits"} or {"depth"}: how the agent thinks
     POST /api/sessions/ID/depth     {"depth"}: how far the agent looks ahead (as /search)
     GET  /api/sessions/ID/hints     the agent's values of your legal moves
     GET  /api/sessions/ID/record?format=sgf|jsonl   the game so far as a file
@@ -63,8 +63,8 @@ _SESSION_ACTIONS = {
     "record": ("GET", ()),
     "move": ("POST", ("action", "ply")),
     "undo": ("POST", ()),
-    "new": ("POST", ("seat", "depth", "move_time")),
-    "search": ("POST", ("depth", "move_time")),
+    "new": ("POST", ("seat", "depth", "move_time", "visits")),
+    "search": ("POST", ("depth", "move_time", "visits")),
     "depth": ("POST", ("depth",)),
 }
 
@@ -80,7 +80,9 @@ class SharedAgent:
         self._agent = agent
         self._lock = threading.Lock()
 
-    def _player(self, depth: int, move_time: float | None):
+    def _player(self, depth: int, move_time: float | None, visits: int | None):
+        if visits:
+            return self._agent.searcher(visits=visits)
         if move_time:
             return self._agent.searcher(move_time=move_time)
         if depth:
@@ -88,21 +90,33 @@ class SharedAgent:
         return self._agent
 
     def move(
-        self, observation: dict, depth: int = 0, move_time: float | None = None
+        self,
+        observation: dict,
+        depth: int = 0,
+        move_time: float | None = None,
+        visits: int | None = None,
     ) -> tuple[int, float | None]:
         # One hold of the lock: the value comes from the search the move came from.
         with self._lock:
-            player = self._player(depth, move_time)
+            player = self._player(depth, move_time, visits)
             action = int(player.act(observation))
             value = chosen_value(player, observation, action)
         return action, (value if np.isfinite(value) else None)
 
-    def q_values(self, observation: dict, depth: int = 0, move_time: float | None = None):
+    def q_values(
+        self,
+        observation: dict,
+        depth: int = 0,
+        move_time: float | None = None,
+        visits: int | None = None,
+    ):
         with self._lock:
-            return self._player(depth, move_time).q_values(observation)
+            return self._player(depth, move_time, visits).q_values(observation)
 
-    def info(self, depth: int = 0, move_time: float | None = None) -> PlayerInfo:
-        return agent_info(self._agent, depth, move_time)
+    def info(
+        self, depth: int = 0, move_time: float | None = None, visits: int | None = None
+    ) -> PlayerInfo:
+        return agent_info(self._agent, depth, move_time, visits)
 
 
 class WebApp:
@@ -115,7 +129,8 @@ class WebApp:
       default: the game the page starts with; None: the page asks.
       depth: the search depth new sessions start with, where the game has rules (at
         most the game's `max_depth_of`).
-      move_time: or the time per move they start with (seconds).
+      move_time: or the time per move they start with (seconds, the tree search).
+      visits: or the visits a move of the tree search they start with.
     """
 
     def __init__(
@@ -125,11 +140,13 @@ class WebApp:
         default: str | None = None,
         depth: int = 0,
         move_time: float | None = None,
+        visits: int | None = None,
     ) -> None:
         self.games = games
         self.default = default
         self.depth = depth
         self.move_time = move_time
+        self.visits = visits
         self.sessions = Sessions()
         self._agent_for = agent_for
         self._agents: dict[str, SharedAgent] = {}
@@ -163,7 +180,7 @@ class WebApp:
             return 200, self._games_json()
         if path == "/api/sessions":
             _allow(method, "POST")
-            fields = parse_fields(body, ("game", "seat", "depth", "move_time"))
+            fields = parse_fields(body, ("game", "seat", "depth", "move_time", "visits"))
             return 201, self._start(fields)
         if path == "/api/records":
             _allow(method, "POST")
@@ -200,9 +217,10 @@ class WebApp:
         elif action == "undo":
             session.undo()
         elif action == "new":
-            session.new_game(fields.get("seat"), fields.get("depth"), fields.get("move_time"))
+            search = (fields.get(k) for k in ("depth", "move_time", "visits"))
+            session.new_game(fields.get("seat"), *search)
         elif action == "search":
-            session.set_search(fields.get("depth"), fields.get("move_time"))
+            session.set_search(fields.get("depth"), fields.get("move_time"), fields.get("visits"))
         elif action == "depth":
             if "depth" not in fields:
                 raise RequestError(400, 'give "depth": how many moves the agent looks ahead')
@@ -233,10 +251,12 @@ class WebApp:
         with session.lock:
             try:
                 depth, move_time = fields.get("depth"), fields.get("move_time")
-                if depth is None and move_time is None and game.rules is not None:
+                visits = fields.get("visits")
+                if depth is None and move_time is None and visits is None and game.rules:
                     depth = min(self.depth, max_depth_of(game))  # the server's start
                     move_time = None if depth else self.move_time
-                session.new_game(seat, depth, move_time)
+                    visits = None if depth or move_time else self.visits
+                session.new_game(seat, depth, move_time, visits)
             except RequestError:
                 self.sessions.drop(session.id)
                 raise

@@ -12,7 +12,8 @@ one of a `boardq.players.agent.Agent`). A session's moves so far are
 both players, each move's time and the agent's value of its moves.
 
 How long the agent may think is the person's choice: a time per move (`MOVE_TIMES`,
-iterative deepening, `boardq.players.search.TimedSearch`), which the page offers, or a
+the tree search, `boardq.players.mcts`), which the page offers, the tree search's visits
+a move (the API's `visits`, `boardq serve --visits`, at most `MAX_VISITS`), or a
 fixed depth (the API's `depth`, `boardq serve --search`), at most `max_depth_of(game)`:
 the deepest depth whose typical move took under about 2 s on a two-core machine
 (docs/play.md has the figures).
@@ -40,6 +41,7 @@ __all__ = [
     "MAX_DEPTHS",
     "MAX_MOVE_TIME",
     "MAX_SESSIONS",
+    "MAX_VISITS",
     "MOVE_TIMES",
     "UNKNOWN_SESSION",
     "Advisor",
@@ -67,6 +69,9 @@ MOVE_TIMES = (0.5, 1.0, 2.0, 5.0)
 
 MAX_MOVE_TIME = 10.0
 """The longest time per move a request may ask for (the game's agent is busy that long)."""
+
+MAX_VISITS = 100_000
+"""The most visits a move of the tree search a request may ask for (Go: about 40 s)."""
 
 MAX_SESSIONS = 1024
 """Sessions kept in memory; past that the least recently used goes (its page starts anew)."""
@@ -98,25 +103,35 @@ class RequestError(Exception):
 
 
 class Advisor(Protocol):
-    """What a session needs of an agent; `depth` and `move_time` say how it searches.
+    """What a session needs of an agent; `depth`, `move_time`, `visits` say how it searches.
 
-    `depth` 0 and `move_time` None: its network alone; `depth` D: D moves ahead;
-    `move_time` SEC: as deep as SEC seconds a move allow.
+    All unset (0, None, None): its network alone; `depth` D: D moves ahead (alpha-beta);
+    `move_time` SEC or `visits` N: a search tree grown SEC seconds or N visits a move.
     """
 
     def move(
-        self, observation: dict, depth: int = 0, move_time: float | None = None
+        self,
+        observation: dict,
+        depth: int = 0,
+        move_time: float | None = None,
+        visits: int | None = None,
     ) -> tuple[int, float | None]:
         """Its move, and its value of that move (None where it has none)."""
         ...
 
     def q_values(
-        self, observation: dict, depth: int = 0, move_time: float | None = None
+        self,
+        observation: dict,
+        depth: int = 0,
+        move_time: float | None = None,
+        visits: int | None = None,
     ) -> np.ndarray:
         """Its value of every move (NaN for illegal ones)."""
         ...
 
-    def info(self, depth: int = 0, move_time: float | None = None) -> PlayerInfo:
+    def info(
+        self, depth: int = 0, move_time: float | None = None, visits: int | None = None
+    ) -> PlayerInfo:
         """How a game record names it, searching so."""
         ...
 
@@ -128,8 +143,10 @@ def max_depth_of(game: Game) -> int:
     return min(MAX_DEPTH, MAX_DEPTHS.get(game.name, _OTHER_MAX_DEPTH))
 
 
-def search_words(depth: int, move_time: float | None) -> str:
+def search_words(depth: int, move_time: float | None, visits: int | None = None) -> str:
     """How the agent searches, for people: "up to 1 s a move", "depth 3", "its network alone"."""
+    if visits:
+        return f"{visits} visits a move"
     if move_time:
         return f"up to {move_time:g} s a move"
     if depth:
@@ -174,6 +191,7 @@ class WebSession:
         self.max_depth = max_depth_of(game)
         self.depth = 0
         self.move_time: float | None = None
+        self.visits: int | None = None
         self.seat = 0
         self.score = {"won": 0, "drawn": 0, "lost": 0}
         self._counted: str | None = None  # the score key of the game in play, once it ended
@@ -184,11 +202,13 @@ class WebSession:
         self._shown = time.monotonic()  # when the person's turn began
 
     # -- requests ---------------------------------------------------------------------
-    def new_game(self, seat: Any = None, depth: Any = None, move_time: Any = None) -> None:
+    def new_game(
+        self, seat: Any = None, depth: Any = None, move_time: Any = None, visits: Any = None
+    ) -> None:
         """Starts a new game (the one in play is dropped, uncounted if unfinished)."""
         seat = self.seat if seat is None else whole_number(seat, "seat", 0, 1)
-        if depth is not None or move_time is not None:
-            self.set_search(depth, move_time)
+        if depth is not None or move_time is not None or visits is not None:
+            self.set_search(depth, move_time, visits)
         self.match.close()
         self.match = Match(self.game)
         person = PlayerInfo("you", {"kind": "person"})
@@ -204,25 +224,27 @@ class WebSession:
         """Sets how many moves ahead the agent looks (0: its network alone)."""
         self.set_search(depth=depth)
 
-    def set_search(self, depth: Any = None, move_time: Any = None) -> None:
-        """Sets how the agent searches: a fixed `depth`, or a `move_time` in seconds.
+    def set_search(self, depth: Any = None, move_time: Any = None, visits: Any = None) -> None:
+        """Sets how the agent searches: a fixed `depth`, a `move_time` in seconds or `visits`.
 
-        One of them (the other is cleared); depth 0 or move_time 0: its network alone.
+        One of them (the others are cleared); 0: its network alone.
         """
-        if depth is not None and move_time is not None:
-            raise RequestError(400, 'give "depth" or "move_time", not both')
-        if depth is None and move_time is None:
+        given = [x for x in (depth, move_time, visits) if x is not None]
+        if len(given) > 1:
+            raise RequestError(400, 'give "depth", "move_time" or "visits", not both')
+        if not given:
             raise RequestError(400, 'give "move_time" (seconds a move) or "depth" (moves ahead)')
-        if (depth or move_time) and self.max_depth == 0:
+        if given[0] and self.max_depth == 0:
             raise RequestError(
                 400, f"the agent cannot search in {self.game.title}: boardq has no rules for it"
             )
+        self.depth, self.move_time, self.visits = 0, None, None
         if move_time is not None:
             self.move_time = seconds(move_time, "move_time", MAX_MOVE_TIME) or None
-            self.depth = 0
+        elif visits is not None:
+            self.visits = whole_number(visits, "visits", 0, MAX_VISITS) or None
         else:
             self.depth = whole_number(depth, "depth", 0, self.max_depth)
-            self.move_time = None
 
     def play(self, action: Any, ply: Any = None) -> None:
         """Plays the person's move, then the agent's reply.
@@ -260,13 +282,14 @@ class WebSession:
     def hints(self) -> dict[str, Any]:
         """The agent's values of the person's legal moves (+1 a win, -1 a loss)."""
         self._check_turn(None)
-        values = self.agent.q_values(self.match.observation(), self.depth, self.move_time)
+        values = self.agent.q_values(self.match.observation(), *self._search())
         legal = np.flatnonzero(self.match.legal())
         return {
             "session": self.id,
             "ply": len(self.match.moves),
             "depth": self.depth,
             "move_time": self.move_time,
+            "visits": self.visits,
             "values": [
                 {"action": int(a), "label": self.game.text.label(int(a)), "value": round(v, 4)}
                 for a in legal
@@ -281,7 +304,7 @@ class WebSession:
         record says how it searched, in order.
         """
         log = self.log
-        agent = self.agent.info(self.depth, self.move_time)
+        agent = self.agent.info(*self._search())
         if len(self._searches) > 1:
             searched = ", then ".join(self._searches)
             agent = PlayerInfo(
@@ -294,6 +317,10 @@ class WebSession:
         self.match.close()
 
     # -- helpers ----------------------------------------------------------------------
+    def _search(self) -> tuple[int, float | None, int | None]:
+        """How the agent searches, as its methods take it: depth, move_time, visits."""
+        return self.depth, self.move_time, self.visits
+
     def _check_turn(self, ply: Any) -> None:
         if self.match.over:
             raise RequestError(409, "the game is over: start a new game (or undo)")
@@ -320,11 +347,11 @@ class WebSession:
         """The agent moves while it is its turn; the result is counted at the end."""
         while not self.match.over and self.match.to_move != self.seat:
             t0 = time.perf_counter()
-            action, value = self.agent.move(self.match.observation(), self.depth, self.move_time)
+            action, value = self.agent.move(self.match.observation(), *self._search())
             took = time.perf_counter() - t0
             self.match.play(int(action))
             self.log.add(int(action), took, value)
-            words = search_words(self.depth, self.move_time)
+            words = search_words(*self._search())
             if not self._searches or self._searches[-1] != words:
                 self._searches.append(words)
             self.message = f"The agent played {self.game.text.describe(int(action))}."
@@ -372,6 +399,7 @@ class WebSession:
             "depth": self.depth,
             "max_depth": self.max_depth,
             "move_time": self.move_time,
+            "visits": self.visits,
             "move_times": list(MOVE_TIMES) if self.max_depth else [],
             "records": ["sgf", "jsonl"] if sgf_game(self.game.name) else ["jsonl"],
             "can_undo": any(match.mover_of(i) == self.seat for i in range(len(match.moves))),

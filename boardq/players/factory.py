@@ -72,6 +72,15 @@ def _check_search(spec: PlayerSpec, game, need_path: bool) -> None:
         raise BoardqError(f"{spec.name}: name the agent to search with, as search:D:PATH")
 
 
+def _check_tree(spec: PlayerSpec, game, need_path: bool) -> None:
+    if game.rules is None:
+        raise BoardqError(
+            f"{spec.name}: a search needs rules, and boardq has none for {game.title}"
+        )
+    if spec.path is None and need_path:
+        raise BoardqError(f"{spec.name}: name the agent to search with, as tree:N:PATH")
+
+
 _CHECKS: dict[Kind, Callable[[PlayerSpec, Any, bool], None]] = {
     Kind.WINBLOCK: _check_rules_player,
     Kind.LINE: _check_rules_player,
@@ -79,6 +88,7 @@ _CHECKS: dict[Kind, Callable[[PlayerSpec, Any, bool], None]] = {
     Kind.PERFECT: _check_perfect,
     Kind.MCTS: _check_mcts,
     Kind.SEARCH: _check_search,
+    Kind.TREE: _check_tree,
     Kind.GTP: _check_gtp,
 }
 """What each kind needs of the game beyond an agent file (random needs nothing)."""
@@ -180,6 +190,7 @@ class PlayerFactory:
             Kind.MCTS: self._mcts,
             Kind.AGENT: lambda spec, seed: self.agent(spec.path, self.symmetric),
             Kind.SEARCH: self._search,
+            Kind.TREE: self._tree,
             Kind.GTP: self._gtp,
         }
 
@@ -230,3 +241,9 @@ class PlayerFactory:
     def _search(self, spec: PlayerSpec, seed: int):
         agent = self.evaluated if spec.path is None else self.agent(spec.path, self.symmetric)
         return agent.searcher(spec.depth) if spec.depth else agent
+
+    def _tree(self, spec: PlayerSpec, seed: int):
+        agent = self.evaluated if spec.path is None else self.agent(spec.path, self.symmetric)
+        if spec.visits:
+            return agent.searcher(visits=spec.visits)
+        return agent.searcher(move_time=spec.move_time)

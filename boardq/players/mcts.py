@@ -127,9 +127,12 @@ class TreeSearchPlayer:
 
     @property
     def depth(self) -> int:
-        """The length of the last search's principal variation (how far its best line looks)."""
+        """The length of the last search's principal variation (how far its best line looks).
+
+        1 where only the root was valued (the network's move); 0 before any search.
+        """
         root = self.root
-        if root is None or not root.expanded or root.visits < 2:
+        if root is None or not root.expanded:
             return 0
         return len(principal_variation(root, root.best_edge()))
 

@@ -11,6 +11,9 @@ The grammar, one table (`SYNTAX`) for `evaluate --opponent` and `league`:
     agent:PATH      a trained agent file or run directory, greedy
     search:D        the evaluated agent with a depth-D lookahead (D >= 0; 0: greedy)
     search:D:PATH   the agent at PATH with a depth-D lookahead
+    tree:N          the evaluated agent with a tree search of N visits a move
+    tree:SECs       ... or of SEC seconds a move (tree:0.5s)
+    tree:N:PATH     the agent at PATH with that tree search (tree:0.5s:PATH too)
     gtp:COMMAND     a GTP engine run by COMMAND, e.g. "gtp:gnugo --mode gtp --level 1"
                     (games whose moves have GTP names: Go, Othello)
 
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import csv
 import enum
+import math
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -52,6 +56,7 @@ class Kind(enum.Enum):
     MCTS = "mcts"
     AGENT = "agent"
     SEARCH = "search"
+    TREE = "tree"
     GTP = "gtp"
 
 
@@ -64,7 +69,9 @@ class PlayerSpec:
         name: its canonical text (how tables and JSON name it).
         simulations: MCTS simulations per move.
         depth: search depth (`search`).
-        path: the agent file or run directory (`agent`; `search` with a path).
+        visits: the tree search's visits a move (`tree:N`).
+        move_time: or its seconds a move (`tree:SECs`).
+        path: the agent file or run directory (`agent`; `search`, `tree` with a path).
         command: the engine's command line (`gtp`).
     """
 
@@ -72,6 +79,8 @@ class PlayerSpec:
     name: str
     simulations: int = 0
     depth: int = 0
+    visits: int = 0
+    move_time: float = 0.0
     path: str | None = None
     command: str | None = None
 
@@ -118,6 +127,19 @@ def _search(arg: str | None) -> dict[str, Any]:
     return {"depth": _whole(depth, "search plies", 0), "path": path or None}
 
 
+def _tree(arg: str | None) -> dict[str, Any]:
+    budget, _, path = (arg or "").partition(":")
+    if budget.endswith("s"):
+        try:
+            seconds = float(budget[:-1])
+        except ValueError:
+            seconds = float("nan")
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise ValueError(f"expected seconds > 0 as in tree:0.5s, got {budget!r}")
+        return {"move_time": seconds, "path": path or None}
+    return {"visits": _whole(budget, "visits", 1), "path": path or None}
+
+
 SYNTAX: dict[Kind, tuple[str, Callable[[str | None], dict[str, Any]]]] = {
     Kind.RANDOM: ("random", _no_argument),
     Kind.WINBLOCK: ("winblock", _no_argument),
@@ -127,6 +149,7 @@ SYNTAX: dict[Kind, tuple[str, Callable[[str | None], dict[str, Any]]]] = {
     Kind.MCTS: ("mcts:N", _simulations),
     Kind.AGENT: ("agent:PATH", _path),
     Kind.SEARCH: ("search:D[:PATH]", _search),
+    Kind.TREE: ("tree:N|SECs[:PATH]", _tree),
     Kind.GTP: ("gtp:COMMAND", _command),
 }
 """Each kind's form and the parser of the text after `kind:` (None: no colon)."""

@@ -49,8 +49,14 @@ __all__ = [
 ]
 
 
-def agent_info(agent, search_depth: int = 0, move_time: float | None = None) -> PlayerInfo:
-    """How a record names an agent (`boardq.players.agent.Agent`): its file and its search."""
+def agent_info(
+    agent, search_depth: int = 0, move_time: float | None = None, visits: int | None = None
+) -> PlayerInfo:
+    """How a record names an agent (`boardq.players.agent.Agent`): its file and its search.
+
+    `search_depth`: the alpha-beta's depth; `move_time` or `visits`: the tree search's
+    time or visits a move.
+    """
     details: dict[str, Any] = {"kind": "agent", "path": str(agent.path)}
     name = f"boardq agent {agent.path}"
     if search_depth:
@@ -58,7 +64,10 @@ def agent_info(agent, search_depth: int = 0, move_time: float | None = None) -> 
         name += f", search depth {search_depth}"
     if move_time:
         details["move_time_sec"] = move_time
-        name += f", search of {move_time:g} s a move"
+        name += f", tree search of {move_time:g} s a move"
+    if visits:
+        details["visits"] = visits
+        name += f", tree search of {visits} visits a move"
     symmetries = int(getattr(agent, "symmetries", 1))
     if symmetries > 1:
         details["symmetries"] = symmetries
@@ -69,7 +78,7 @@ def agent_info(agent, search_depth: int = 0, move_time: float | None = None) -> 
 def spec_info(spec) -> PlayerInfo:
     """How a record names a player of a spec (`boardq.players.specs.PlayerSpec`)."""
     details: dict[str, Any] = {"kind": spec.kind.value, "spec": spec.name}
-    for key in ("simulations", "depth", "path", "command"):
+    for key in ("simulations", "depth", "visits", "move_time", "path", "command"):
         value = getattr(spec, key, None)
         if value:
             details[key] = value

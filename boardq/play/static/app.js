@@ -152,10 +152,12 @@ function undo() {
   task(async () => receive(await api("POST", sessionPath("undo"))));
 }
 
-// The search select's values: "0" (at once), "t:SEC" (a time per move), "d:D" (a depth).
+// The search select's values: "0" (at once), "t:SEC" (a time per move), "v:N" (visits a
+// move), "d:D" (a depth).
 function setSearch() {
   const [kind, amount] = $("search").value.split(":");
-  const body = kind === "d" ? { depth: Number(amount) } : { move_time: Number(amount || 0) };
+  const body = kind === "d" ? { depth: Number(amount) }
+    : kind === "v" ? { visits: Number(amount) } : { move_time: Number(amount || 0) };
   task(async () => receive(await api("POST", sessionPath("search"), body)));
 }
 
@@ -529,7 +531,7 @@ function drawHelp(state) {
   lines.push("Hints colour each of your moves by the agent's value of it for you: purple a loss, grey a draw, teal a win (the scale is under the board).");
   lines.push("Undo takes back your last move and the agent's reply; a finished game stays on the score. New game keeps the score; changing your seat starts a new game.");
   if (state.max_depth > 0) {
-    lines.push("Agent thinks: how long the agent may search before each move (and for the hints). At once, it plays its network's choice. Given time, it looks 1, 2, 3... moves ahead while the next depth is expected to fit, and plays the best move of the deepest search it finished: more time, a deeper search and a stronger agent; a move takes at most about that time, and often less (near the end of a game, or when a deeper search would not fit). The agent of a game is shared by everyone playing it on this server, so a long think can keep another player waiting that long.");
+    lines.push("Agent thinks: how long the agent may search before each move (and for the hints). At once, it plays its network's choice. Given time, it grows a tree of the lines its values find most promising, and plays the move it looked at most: more time, a larger tree and a stronger agent; a move takes about that time (what it found on the last move is kept). The agent of a game is shared by everyone playing it on this server, so a long think can keep another player waiting that long.");
   }
   lines.push("Records: save the game as a file (SGF for Go, Othello, Gomoku and Hex, which Sabaki, GoGui and other programs open; JSON lines for every game), with both players, the result by boardq's rules, the time of every move and the agent's value of its moves; boardq replay FILE steps through it in the terminal.");
   lines.push("Open a record (or drop a record file on the board) to step through it here: boardq's own files, or SGF files of other programs (GNU Go, Sabaki...) of a game boardq plays. Back and Forward (or the arrow keys on the board) step through the moves, Start and End (Home, End) go to either end, a number goes to that move, and a click on a move in the list goes there. Your own game waits meanwhile: Back to your game returns to it.");
@@ -598,13 +600,14 @@ function onBoardBlur() {
   if ($("board").querySelector(".cursor")) render();
 }
 
-// How long the agent thinks: at once, or a time per move; a depth set through the API or
-// `boardq serve --search` shows as one more choice.
+// How long the agent thinks: at once, or a time per move; a depth or visits set through the
+// API or `boardq serve --search` / `--visits` show as one more choice.
 function drawSearch(state) {
   const select = $("search");
   const choices = [["0", "at once"]];
   for (const t of state.move_times) choices.push([`t:${t}`, `up to ${t} s a move`]);
   if (state.depth > 0) choices.push([`d:${state.depth}`, `${state.depth} moves ahead`]);
+  if (state.visits) choices.push([`v:${state.visits}`, `${state.visits} visits a move`]);
   const key = choices.map(([value]) => value).join(" ");
   if (select.dataset.choices !== key) {
     select.dataset.choices = key;
@@ -615,7 +618,8 @@ function drawSearch(state) {
       return option;
     }));
   }
-  select.value = state.move_time ? `t:${state.move_time}` : state.depth ? `d:${state.depth}` : "0";
+  select.value = state.move_time ? `t:${state.move_time}`
+    : state.visits ? `v:${state.visits}` : state.depth ? `d:${state.depth}` : "0";
   $("search-label").title = state.max_depth === 0
     ? "The agent cannot search in this game: boardq has no rules for it"
     : "How long the agent may think before each move (and for the hints); at once: its network alone";

@@ -104,7 +104,7 @@ def test_json_with_every_kind_of_opponent(agents):
     assert report["opponents"]["random"]["score"] > 0.5
 
 
-def test_a_time_per_move_says_how_deep_it_searched(agents):
+def test_a_time_per_move_says_how_deep_its_tree_searched(agents):
     args = ["connect_four", "--agent", "c4.npz", "--games", "1", "--opponent", "winblock"]
     result = boardq([*args, "--move-time", "0.05", "--json"], agents)
     assert result.returncode == 0, result.stderr
@@ -112,11 +112,21 @@ def test_a_time_per_move_says_how_deep_it_searched(agents):
     assert report["move_time_sec"] == 0.05 and report["search_depth"] == 0
     r = report["opponents"]["winblock"]
     assert 1 <= r["depth_min"] <= r["depth_mean"] <= r["depth_max"]
-    # A depth past the time is abandoned at its next node; 0.5 s covers a busy machine.
+    # The time is checked between calls of the network; 0.5 s covers a busy machine.
     assert r["move_sec_max"] < 0.5
     text = boardq([*args, "--move-time", "0.05"], agents).stdout.splitlines()
-    assert text[0] == "Connect Four: c4.npz (search of 0.05 s a move), 1 game per seat"
-    assert re.search(r"; depth \d\.\d on average, \d+-\d+\)$", text[5])
+    assert text[0] == "Connect Four: c4.npz (tree search of 0.05 s a move), 1 game per seat"
+    assert re.search(r"; depth \d+\.\d on average, \d+-\d+\)$", text[5])
+
+
+def test_visits_a_move_are_named_and_kept(agents):
+    args = ["connect_four", "--agent", "c4.npz", "--games", "1", "--opponent", "tree:20"]
+    result = boardq([*args, "--visits", "30", "--json"], agents)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["visits"] == 30 and report["move_time_sec"] is None
+    text = boardq([*args, "--visits", "30"], agents).stdout.splitlines()
+    assert text[0] == "Connect Four: c4.npz (tree search of 30 visits a move), 1 game per seat"
 
 
 def test_text_table_for_connect_four(agents):

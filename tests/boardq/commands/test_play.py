@@ -351,9 +351,9 @@ def test_a_time_per_move_blocks_the_threat_too(agents):
     )
     out = text_of(result)
     assert result.returncode == 0
-    assert "against the agent in ttt.npz, searching 0.5 s a move" in out
+    assert "against the agent in ttt.npz, tree search of 0.5 s a move" in out
     assert "agent (O) plays 3 (c1)" in out  # the block
-    assert "the agent's search of 0.5 s a move values of your moves: " in out
+    assert "the agent's tree search of 0.5 s a move values of your moves: " in out
 
 
 @pytest.mark.usefixtures("this_checkout")

@@ -284,10 +284,10 @@ def test_a_game_drawn_as_text_gets_a_button_per_move():
 
 def test_the_least_recently_used_session_goes_first():
     class Idle:
-        def move(self, observation, depth=0, move_time=None):
+        def move(self, observation, depth=0, move_time=None, visits=None):
             return int(np.flatnonzero(observation["action_mask"])[0]), None
 
-        def q_values(self, observation, depth=0, move_time=None):
+        def q_values(self, observation, depth=0, move_time=None, visits=None):
             return np.zeros(9)
 
     sessions = Sessions(limit=2)
