@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import socket
+import tempfile
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -62,13 +63,20 @@ def start_ray(address: str, processes: int) -> bool:
 
     if ray.is_initialized():
         return False
-    quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
-    env = {"env_vars": {"TF_CPP_MIN_LOG_LEVEL": "3", "RAY_DEDUP_LOGS": "0"}}
     if address:
         check_address(address)
-        ray.init(address=address, runtime_env=env, **quiet)
-        return False
-    ray.init(num_cpus=max(os.cpu_count() or 1, processes), runtime_env=env, **quiet)
+    quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
+    env_vars = {"TF_CPP_MIN_LOG_LEVEL": "3", "RAY_DEDUP_LOGS": "0"}
+    # Ray puts the driver's working folder first on its workers' sys.path, unless the
+    # job has a working_dir of its own. An empty one (Ray uploads it once, to every node)
+    # keeps a stray `boardq/` or other folder where the run was started from standing in
+    # for installed packages in the actor processes.
+    with tempfile.TemporaryDirectory(prefix="boardq-ray-") as empty:
+        env = {"working_dir": empty, "env_vars": env_vars}
+        if address:
+            ray.init(address=address, runtime_env=env, **quiet)
+            return False
+        ray.init(num_cpus=max(os.cpu_count() or 1, processes), runtime_env=env, **quiet)
     return True
 
 

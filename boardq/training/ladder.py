@@ -186,7 +186,10 @@ class Ladder:
         info = {**info, "discount": cfg.discount, INFO_KEY: cfg.prune_moves}
         self._candidate = (arrays, info)
         self._export(path, arrays, info)
-        command = [sys.executable, "-m", "boardq", "evaluate", game.name, "--agent", str(path)]
+        # -P: the working folder stays off its sys.path (`python -m` puts it first), so
+        # a stray `boardq/` folder where the run started cannot stand in for boardq.
+        command = [sys.executable, "-P", "-m", "boardq", "evaluate", game.name]
+        command += ["--agent", str(path)]
         command += [a for spec in self.specs for a in ("--opponent", spec)]
         command += ["--games", str(cfg.eval_games), "--seed", str(cfg.seed + self.evaluations)]
         command.append("--symmetric" if cfg.eval_symmetric else "--no-symmetric")
