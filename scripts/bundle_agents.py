@@ -44,7 +44,9 @@ MAX_BYTES = 2 * 2**20
 
 
 def boardq(*args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "boardq", *args], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-P", "-m", "boardq", *args], capture_output=True, text=True
+    )
     if done.returncode != 0:
         sys.exit(f"boardq {' '.join(args)} failed:\n{done.stderr}")
     return done.stdout

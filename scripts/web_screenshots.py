@@ -58,7 +58,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as empty:
         server = subprocess.Popen(
-            [sys.executable, "-m", "boardq", "serve", "--port", "0", "--runs-dir", empty],
+            [sys.executable, "-P", "-m", "boardq", "serve", "--port", "0", "--runs-dir", empty],
             stdout=subprocess.PIPE,
             text=True,
             env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
