@@ -89,8 +89,9 @@ class Search:
         depth: plies searched, at least 1 (1: the network's values, exact where a move
             ends the game).
         discount: the per-move discount `g` in (0, 1].
-        deadline: a `time.perf_counter()` reading past which the search gives up
-            (`values` raises `_OutOfTime`); None: no limit.
+        deadline: a `clock()` reading past which the search gives up (`values` raises
+            `_OutOfTime`); None: no limit.
+        clock: the time in seconds (injected in tests).
     """
 
     rules: Rules
@@ -99,6 +100,7 @@ class Search:
     discount: float = DEFAULT_DISCOUNT
     stats: SearchStats = field(default_factory=SearchStats)
     deadline: float | None = None
+    clock: Callable[[], float] = time.perf_counter
 
     def __post_init__(self) -> None:
         if isinstance(self.depth, bool) or int(self.depth) != self.depth or self.depth < 1:
@@ -224,7 +226,7 @@ class Search:
         return result
 
     def _check_time(self) -> None:
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.clock() > self.deadline:
             raise _OutOfTime
 
     def _expand(self, board: np.ndarray) -> list[_Child]:
@@ -266,6 +268,7 @@ class TimedSearch:
         seconds: the time per move.
         max_depth: the deepest search tried (a game near its end needs no more).
         last_depth: the depth the last `values` call finished.
+        clock: the time in seconds (injected in tests).
     """
 
     rules: Rules
@@ -275,6 +278,7 @@ class TimedSearch:
     max_depth: int = 64
     last_depth: int = 0
     stats: SearchStats = field(default_factory=SearchStats)
+    clock: Callable[[], float] = time.perf_counter
 
     def __post_init__(self) -> None:
         if not (isinstance(self.seconds, int | float) and math.isfinite(self.seconds)) or (
@@ -286,20 +290,21 @@ class TimedSearch:
 
     def values(self, board: np.ndarray, exact_root: bool = False) -> np.ndarray:
         """The values of the deepest search finished in time (see `Search.values`)."""
-        start = time.perf_counter()
+        clock = self.clock
+        start = clock()
         deadline = start + self.seconds
 
         def search(depth: int, order: np.ndarray | None) -> np.ndarray:
             # Depth 1 is one batched call: it always runs to the end.
             limit = deadline if depth > 1 else None
-            s = Search(self.rules, self.q_batch, depth, self.discount, self.stats, limit)
+            s = Search(self.rules, self.q_batch, depth, self.discount, self.stats, limit, clock)
             return s.values(board, exact_root, order)
 
         values = search(1, None)
         self.last_depth = 1
-        took = [time.perf_counter() - start]
+        took = [clock() - start]
         for depth in range(2, self.max_depth + 1):
-            now = time.perf_counter()
+            now = clock()
             growth = max(2.0, took[-1] / took[-2]) if len(took) > 1 and took[-2] > 0 else 2.0
             if len(took) > 1 and now + took[-1] * growth > deadline:
                 break
@@ -308,7 +313,7 @@ class TimedSearch:
                 deeper = search(depth, values)
             except _OutOfTime:
                 break
-            took.append(time.perf_counter() - now)
+            took.append(clock() - now)
             values, self.last_depth = deeper, depth
             if self.stats.leaves == leaves:
                 break  # every line searched ended the game: a deeper search finds the same

@@ -347,38 +347,36 @@ def test_a_time_per_move_goes_deep_enough_for_the_forced_win():
     np.testing.assert_allclose(hints[legal], Search(TTT, net, player.depth).values(board)[legal])
 
 
-class SlowNet:
-    """A network that takes `seconds` a call: a search's time is then mostly its calls."""
+class FakeClock:
+    """A clock that moves `step` seconds each time it is read: a search's time is its work."""
 
-    def __init__(self, rules, seconds: float) -> None:
-        self.net, self.seconds = Linear(rules), seconds
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
 
-    def __call__(self, planes: np.ndarray) -> np.ndarray:
-        import time
-
-        time.sleep(self.seconds)
-        return self.net(planes)
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
 
 
 def test_a_move_keeps_to_its_time_and_goes_deeper_with_more():
-    import time
-
     from boardq.players.search import TimedSearch
 
     board = first_position(C4)
-    net = SlowNet(C4, 0.002)
     reached = {}
     for seconds in (0.05, 0.5):
-        search = TimedSearch(C4, net, seconds)
-        t0 = time.perf_counter()
+        clock = FakeClock(0.001)  # a millisecond a node
+        search = TimedSearch(C4, Linear(C4), seconds, clock=clock)
         values = search.values(board)
-        took = time.perf_counter() - t0
-        # A depth past the time is abandoned at its next node: at most one network
-        # call (2 ms here) and a node's rules beyond the time; 50% covers a busy machine.
-        assert took <= 1.5 * seconds + 0.02, (seconds, took)
+        # A depth past the time is abandoned at its next node: one reading of the clock.
+        assert clock.now <= seconds + 2 * clock.step + 1e-9, (seconds, clock.now)
         assert np.count_nonzero(~np.isnan(values)) == 7
         reached[seconds] = search.last_depth
     assert 1 <= reached[0.05] < reached[0.5]
+    # The deepest depth finished is a whole search of that depth.
+    search = TimedSearch(C4, Linear(C4), 0.5, clock=FakeClock(0.001))
+    values = search.values(board, exact_root=True)
+    assert search.last_depth > 1
+    np.testing.assert_allclose(values, Search(C4, Linear(C4), search.last_depth).values(board))
 
 
 @pytest.mark.parametrize("seconds", [0, -1.0, float("nan"), float("inf")])
