@@ -7,7 +7,8 @@ Stages, each measured with the code that trains (built by `boardq.dqn.builder.Bu
 3. actor processes on Ray, 1..P of them, learner off;
 4. the learner on an element already on the device (ceiling), fed by the real input
    pipeline, and fed by a tf.data pipeline that repeats one element (floor);
-5. the lookahead search at play, the time a move at depths 1-3 (games with rules);
+5. the lookahead search at play, the time a move at depths 1-3, and the tree search's
+   leaves a second beside the network's forward pass at its batch size (games with rules);
 6. full training (the Trainer at the preset's replay ratio);
 7. the naive implementation of the design card, as the baseline;
 8. GPU (NVML) and CPU utilization, sampled in the background over every stage.

@@ -101,6 +101,13 @@ def _details(key: str, f: dict[str, Any]) -> str:
             f"{_num(f['move_sec_max'], '{:.3f}')} s; {_num(f['leaves_per_move'])} leaves in "
             f"{_num(f['network_calls_per_move'], '{:,.1f}')} network calls a move"
         )
+    if base == "tree_search":
+        return (
+            f"{f['positions']} positions of random play, {f['agent']}; "
+            f"{_num(f['leaves_per_call_mean'], '{:.1f}')} leaves a call; the network alone "
+            f"at batch {f['leaves_per_call']}: {_num(f['forward_rows_per_sec'])} positions/s "
+            f"(the search {_pct(f['share_of_forward'])} of it)"
+        )
     if base == "training":
         return (
             f"{_num(f.get('train_steps_per_sec'), '{:,.1f}')} train steps/s; duty "

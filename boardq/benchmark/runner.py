@@ -179,6 +179,8 @@ def _stages(game: Game, s: BenchSettings, log: Callable[[str], None]) -> list[St
     if game.rules is not None and s.search_depths:
         log(f"the search at play: depths {', '.join(map(str, s.search_depths))}")
         out += search.search_time(game, cfg, s.search_depths, d.search_sec, cfg.seed)
+        log("the tree search at play: leaves a second against the network's forward pass")
+        out.append(search.tree_search_rate(game, cfg, d.search_sec, cfg.seed))
     if s.training:
         log("full training")
         out.append(training.training(game, cfg, d.training_sec))

@@ -6,6 +6,10 @@ network untrained) and its `SearchPlayer`, on positions of random play through t
 game's environment. Each depth is a stage of its own (`search_d1`, `search_d2`, ...),
 its rate moves per second; the figures hold the mean and longest time a move, and the
 work a move took (positions expanded, leaves, calls of the network).
+
+The tree search (`tree_search`, `tree_search_rate`) is one stage more: its rate the
+positions it sends the network a second, beside the network's own forward pass at the
+same batch size.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from boardq.benchmark.measure import StageResult, Window
 from boardq.config import TrainConfig
 from boardq.game import Game
 
-__all__ = ["search_agent", "search_positions", "search_time"]
+__all__ = ["search_agent", "search_positions", "search_time", "tree_search_rate"]
 
 
 def search_agent(game: Game, config: TrainConfig) -> tuple[Any, str]:
@@ -99,3 +103,60 @@ def search_time(
         rate = moves / sum(times)
         out.append(StageResult(f"search_d{depth}", title, "moves/s", rate, figures, [window]))
     return out
+
+
+def tree_search_rate(
+    game: Game,
+    config: TrainConfig,
+    seconds: float,
+    seed: int,
+    positions: int = 3,
+    move_time: float = 0.2,
+) -> StageResult:
+    """The tree search's leaves a second, beside the network's own at the same batch size.
+
+    The searcher is the one play uses (`Agent.searcher(move_time=...)`), on the positions
+    the depths are timed on. Its rate counts the positions it sent to the network; the
+    network alone is timed on batches of the search's leaves a call, so the ratio is what
+    the tree's Python (selection, the rules, backups) leaves of the forward pass.
+    """
+    agent, which = search_agent(game, config)
+    pool = search_positions(game, 10 * positions, seed)
+    agent.q_values(pool[0])  # the network's first call traces it
+    searcher = agent.searcher(move_time=move_time)
+    stats = searcher.stats
+    start = (stats.leaves, stats.calls, stats.visits)
+    t0 = time.monotonic()
+    took, moves = 0.0, 0
+    for observation in pool:
+        if moves >= positions and time.monotonic() - t0 > seconds:
+            break
+        tick = time.perf_counter()
+        searcher.act(observation)
+        took += time.perf_counter() - tick
+        moves += 1
+    leaves, calls, visits = (
+        b - a for a, b in zip(start, (stats.leaves, stats.calls, stats.visits), strict=True)
+    )
+    window = Window(t0, time.monotonic())
+    k = searcher.config.leaves_per_call
+    planes = np.stack([np.asarray(o["observation"], np.int8) for o in pool] * k)[:k]
+    agent.q_batch(planes)
+    tick, rows = time.perf_counter(), 0
+    while rows == 0 or time.perf_counter() - tick < max(0.2, seconds / 4):
+        agent.q_batch(planes)
+        rows += k
+    forward = rows / (time.perf_counter() - tick)
+    rate = leaves / took
+    figures = {
+        "positions": moves,
+        "move_time_sec": move_time,
+        "leaves_per_call": k,
+        "leaves_per_call_mean": leaves / max(calls, 1),
+        "visits_per_move": visits / moves,
+        "forward_rows_per_sec": forward,
+        "share_of_forward": rate / forward,
+        "agent": which,
+    }
+    title = f"tree search at play, {move_time:g} s a move, up to {k} leaves a call, one thread"
+    return StageResult("tree_search", title, "leaves/s", rate, figures, [window])

@@ -51,9 +51,9 @@ def add_command(sub) -> None:
         description="Measure, on this machine: random play (PettingZoo's and the "
         "vectorized rules'), self-play collection, actor processes on Ray, the learner "
         "alone and fed by the input pipeline, the search at play (the time a move at "
-        "depths 1-3), full training, GPU utilization (NVML), and the naive "
-        "implementation as the baseline. Prints a table and writes a JSON report and a "
-        "PNG plot.",
+        "depths 1-3, the tree search's leaves a second), full training, GPU utilization "
+        "(NVML), and the naive implementation as the baseline. Prints a table and writes "
+        "a JSON report and a PNG plot.",
     )
     p.add_argument(
         "game",

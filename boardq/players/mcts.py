@@ -67,8 +67,10 @@ class TreeStats:
 
     calls: int = 0
     """Calls of the network."""
+    leaves: int = 0
+    """Positions sent to the network (roots and leaves)."""
     visits: int = 0
-    """Visits added to trees (leaves valued, ended games reached, roots valued)."""
+    """Visits added to trees (leaves valued, ended games reached again, roots valued)."""
     reused: int = 0
     """Visits found in the kept tree at the start of searches."""
 
@@ -237,6 +239,7 @@ class TreeSearchPlayer:
             if before > 0 and deadline is not None and self.clock() >= deadline:
                 return
             leaves = k if visits is None else min(k, visits - before)
-            g = self.discount
-            self.stats.calls += grow(root, self.rules, self.q_batch, self.config, g, leaves)
+            valued = grow(root, self.rules, self.q_batch, self.config, self.discount, leaves)
+            self.stats.calls += valued > 0
+            self.stats.leaves += valued
             self.stats.visits += root.visits - before

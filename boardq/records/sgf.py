@@ -18,6 +18,8 @@ from typing import Any
 
 from sgfmill import sgf, sgf_grammar
 
+from boardq import bounded
+from boardq.bounded import NumberTextError
 from boardq.catalog import find_game
 from boardq.records.dialects import (
     SGF_GAMES,
@@ -40,6 +42,8 @@ _DEFAULT_SIZES = {1: 19, 2: 8, 4: 15, 11: 11}
 _GAME_NAMES = {3: "chess", 5: "nine men's morris", 6: "backgammon", 7: "Chinese chess",
                8: "shogi", 9: "lines of action", 18: "Amazons", 40: "Jungle"}  # fmt: skip
 _COLOURS = ("b", "w")
+_ROOT_NUMBERS = ("GM", "SZ", "KM")
+"""The root's numbers that are converted: the game, the board size (sgfmill too), komi."""
 _SEAT_NAMES = ("Black", "White")
 
 
@@ -175,20 +179,32 @@ def from_sgf(data: bytes, source: str = "") -> list[GameRecord]:
     for index, tree in enumerate(trees, start=1):
         where = source if len(trees) == 1 else f"{source}, game {index}"
         try:
+            _check_root_numbers(tree.sequence[0])
             records.append(_read_game(sgf.Sgf_game.from_coarse_game_tree(tree), where))
-        except ValueError as e:  # sgfmill: a property it cannot interpret
+        except ValueError as e:  # sgfmill: a property it cannot interpret; or ours
             raise RecordError(f"{where}: {e}") from None
     return records
+
+
+def _check_root_numbers(properties: dict[str, list[bytes]]) -> None:
+    """Refuses a number of the root that boardq or sgfmill converts, if it is too long.
+
+    Raises:
+      NumberTextError: one of `_ROOT_NUMBERS` is longer than boardq reads.
+    """
+    for name in _ROOT_NUMBERS:
+        for raw in properties.get(name, ()):
+            bounded.check_number_text(raw, name)
 
 
 def _number_of(root, name: str, default: int, where: str) -> int:
     if not root.has_property(name):
         return default
-    raw = root.get_raw(name)
+    raw = root.get_raw(name).split(b":")[0]  # its length checked (`_check_root_numbers`)
     try:
-        return int(raw.split(b":")[0])
-    except ValueError:
-        raise RecordError(f"{where}: {name}[{raw.decode('latin-1')}] is not a number") from None
+        return bounded.whole_number(raw, f"{name}[{raw.decode('latin-1')}]")
+    except NumberTextError as e:
+        raise RecordError(f"{where}: {e}") from None
 
 
 def _read_game(game: sgf.Sgf_game, where: str) -> GameRecord:
@@ -364,7 +380,10 @@ _VALUE = re.compile(r"value ([+-]?[0-9.]+(?:e-?[0-9]+)?)")
 def _parse_note(note: str) -> tuple[float | None, float | None]:
     """(seconds, value) from a move's comment as boardq writes it."""
     time, value = _TIME.search(note), _VALUE.search(note)
-    return (float(time[1]) if time else None), (float(value[1]) if value else None)
+    seconds = float(bounded.check_number_text(time[1], "a move's time")) if time else None
+    return seconds, (
+        float(bounded.check_number_text(value[1], "a move's value")) if value else None
+    )
 
 
 def _parse_root_comment(text: str) -> dict[str, Any]:
@@ -375,9 +394,9 @@ def _parse_root_comment(text: str) -> dict[str, Any]:
             info["started"] = match[1]
         elif match := re.fullmatch(r"(Black|White) details: (\{.*\})", line):
             try:
-                details = json.loads(match[2])
-            except json.JSONDecodeError:
-                continue
+                details = bounded.loads(match[2])
+            except (json.JSONDecodeError, NumberTextError):
+                continue  # another program's words: not boardq's details
             if isinstance(details, dict):
                 info[match[1]] = details
         elif line.startswith("Engine's count: "):

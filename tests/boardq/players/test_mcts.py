@@ -229,6 +229,7 @@ def test_leaves_go_to_the_network_in_batches():
     player.act(observation(C4, start(C4)))
     assert sizes[0] == 1 and max(sizes) == 8  # the root alone, then up to 8 leaves a call
     assert sum(sizes) <= 201 and len(sizes) < 40  # a few collisions end a gathering early
+    assert player.stats.leaves == sum(sizes) and player.stats.calls == len(sizes)
 
 
 def test_one_visit_plays_the_networks_choice():

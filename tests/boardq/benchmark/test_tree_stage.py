@@ -1,0 +1,22 @@
+"""The benchmark's tree-search stage: the searcher play uses, its leaves beside the network's."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize("name", ["tictactoe"])
+def test_the_tree_stage_counts_leaves_against_the_forward_pass(name):
+    from boardq.benchmark.report import _details
+    from boardq.benchmark.search import tree_search_rate
+    from boardq.catalog import get_game
+
+    game = get_game(name)
+    stage = tree_search_rate(game, game.preset, seconds=0.0, seed=1, positions=2, move_time=0.05)
+    f = stage.figures
+    assert stage.key == "tree_search" and stage.unit == "leaves/s"
+    assert f["positions"] == 2 and stage.rate > 0 and f["forward_rows_per_sec"] > 0
+    assert f["share_of_forward"] == pytest.approx(stage.rate / f["forward_rows_per_sec"])
+    assert 1 <= f["leaves_per_call_mean"] <= f["leaves_per_call"]
+    line = _details("tree_search", {**f, "rate": stage.rate})
+    assert f"the network alone at batch {f['leaves_per_call']}" in line
