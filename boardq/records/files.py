@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from boardq import bounded
+from boardq.bounded import NumberTextError
 from boardq.records.dialects import sgf_game
 from boardq.records.record import GameRecord, RecordError
 from boardq.records.sgf import from_sgf, to_sgf
@@ -162,9 +164,11 @@ def parse_records(data: bytes, name: str) -> ReadResult:
             continue
         where = f"{name}, line {number}"
         try:
-            records.append(GameRecord.from_json(json.loads(line), where))
+            records.append(GameRecord.from_json(bounded.loads(line), where))
         except json.JSONDecodeError as e:
             problems.append(f"{where}: not a JSON record ({e.msg}; cut short?)")
+        except NumberTextError as e:
+            problems.append(f"{where}: {e}")
         except RecordError as e:
             problems.append(str(e))
     if not records:

@@ -187,7 +187,7 @@ class GameRecord:
         try:
             return cls(
                 game=_text(data["game"], "game"),
-                settings=_mapping(data.get("settings", {}), "settings"),
+                settings=_settings(data.get("settings", {})),
                 players=_players(data["players"]),
                 moves=tuple(_move(m, k + 1) for k, m in enumerate(_list(data["moves"], "moves"))),
                 result=_result(data.get("result")),
@@ -224,6 +224,33 @@ def _mapping(value: Any, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ValueError(f"{what} must be an object, got {type(value).__name__}")
     return value
+
+
+def _settings(value: Any) -> dict[str, Any]:
+    settings = _mapping(value, "settings")
+    for key, (check, kind) in _NUMBER_SETTINGS.items():
+        if key in settings and not check(settings[key]):
+            raise ValueError(f"settings: {key} must be {kind}, got {settings[key]!r}")
+    return settings
+
+
+def _is_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
+
+
+def _is_count(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and value >= 0
+
+
+_NUMBER_SETTINGS = {
+    "board_size": (_is_count, "a whole number >= 0"),
+    "rows": (_is_count, "a whole number >= 0"),
+    "cols": (_is_count, "a whole number >= 0"),
+    "handicap": (_is_count, "a whole number >= 0"),
+    "komi": (_is_number, "a number"),
+    "komi_in_file": (_is_number, "a number"),
+}
+"""The settings read as numbers (shown, compared, written to SGF), and what each must be."""
 
 
 def _players(value: Any) -> tuple[PlayerInfo, PlayerInfo]:
