@@ -158,3 +158,15 @@ def test_restored_rows_keep_the_newest_when_the_ring_is_smaller():
     ring.add(chunk(12, 1))  # the next add goes after the newest
     snap = ring.snapshot()
     assert [r for _, rows in snap.blocks() for r in _rewards(rows)] == list(range(5, 13))
+
+
+def test_a_ring_restored_with_room_left_adds_after_its_newest_row():
+    saved = chunk(0, 6)
+    ring = ReplayRing(10, (3, 3, 2), 9)
+    for key in FIELDS:
+        ring.restore_rows(key, 0, saved[key], 6)
+    ring.restored(6)
+    assert ring.size == 6 and ring.added == 6
+    ring.add(chunk(6, 2))  # into the free room: no restored row is overwritten
+    snap = ring.snapshot()
+    assert [r for _, rows in snap.blocks() for r in _rewards(rows)] == list(range(8))
