@@ -38,7 +38,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from boardq.play.webapp import Answer, WebApp, allowed
+from boardq.play.webapp import MAX_DIGITS, Answer, WebApp, allowed
 from boardq.play.webguard import SAFE_METHODS, HostGuard
 from boardq.play.webrecords import MAX_RECORD_BYTES
 
@@ -175,7 +175,11 @@ class _Asgi:
             raise _Refused(403, why)
         limit = _LARGE_BODIES.get(path, MAX_BODY_BYTES)
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > limit):
+        # h11 has refused a Content-Length that is not a number; this holds without it.
+        if length is not None and not (
+            length.isascii() and length.isdigit() and len(length) <= MAX_DIGITS
+            and int(length) <= limit
+        ):  # fmt: skip
             raise _Refused(413, _too_large(limit), True)
         return await _read_body(receive, self.body_timeout_sec, limit)
 

@@ -44,6 +44,7 @@ from urllib.parse import parse_qs
 
 import numpy as np
 
+from boardq.bounded import NumberTextError, check_number_text
 from boardq.errors import BoardqError
 from boardq.game import Game
 from boardq.play.layout import BoardLayout
@@ -317,6 +318,14 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
+def _bounded_float(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused before conversion when too long."""
+    try:
+        return float(check_number_text(text))
+    except NumberTextError as e:
+        raise RequestError(400, f"the request body: {e}") from None
+
+
 def _no_constant(text: str) -> Any:
     raise RequestError(400, f"the request body is not valid JSON: {text} is not a number")
 
@@ -351,13 +360,16 @@ def parse_fields(body: bytes, names: tuple[str, ...]) -> dict[str, Any]:
 
     Raises:
       RequestError: 400, the body is not a JSON object of those fields, or a number in
-        it has more than `MAX_DIGITS` digits (refused before Python converts it, which
-        takes time quadratic in the digits and fails past 4,300).
+        it has more than `MAX_DIGITS` digits, or more than `MAX_NUMBER_CHARS` characters
+        with a fraction or exponent (refused before Python converts it: an integer takes
+        time quadratic in its digits and fails past 4,300).
     """
     if not body.strip():
         return {}
     try:
-        fields = json.loads(body, parse_int=_bounded_int, parse_constant=_no_constant)
+        fields = json.loads(
+            body, parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant
+        )
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise RequestError(400, f"the request body is not valid JSON: {e}") from None
     except RecursionError:

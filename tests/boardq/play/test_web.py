@@ -160,6 +160,7 @@ def test_connect_four_is_played_by_columns(web_client):
 
 
 # -- bad requests: a clear 4xx, and nothing changes ---------------------------------------
+LONG_TIME = b'{"move_time": 0.' + b"1" * 5000 + b"}"
 BAD_REQUESTS = [
     # (what, method, route under the session, body, status, words of the error)
     ("an illegal move", "POST", "move", {"action": 4}, 409, "cell 5 (b2) is taken"),
@@ -173,6 +174,7 @@ BAD_REQUESTS = [
     ("a body that is not UTF-8", "POST", "move", b"\xff\xfe", 400, "not valid JSON"),
     ("a move of 5,000 digits", "POST", "move", b'{"action": ' + b"7" * 5000 + b"}", 400, "digits"),
     ("a move that is NaN", "POST", "move", b'{"action": NaN}', 400, "NaN is not a number"),
+    ("a move time of 5,002 characters", "POST", "search", LONG_TIME, 400, "5,002 characters long"),
     ("a body nested deeply", "POST", "move", b"[" * 60_000, 400, "nested too deeply"),
     ("an unknown field", "POST", "move", {"action": 0, "seat": 1}, 400, "unknown field 'seat'"),
     ("a depth too deep", "POST", "depth", {"depth": 7}, 400, "from 0 to 6"),

@@ -162,6 +162,9 @@ def test_a_saved_game_opens_with_its_times_and_values(web_client):
     assert opened["end"] == words[state["result"]]  # you moved first
 
 
+LONG_JSONL = b'{"format": "boardq-game", "version": 1' + b"0" * 4999 + b"}"
+LONG_SGF = b"(;GM[1]FF[4]SZ[" + b"9" * 5000 + b"];B[ee])"
+LONG = "a number 5,000 characters long (boardq reads numbers of at most 40)"
 BAD_FILES = [
     # (what, bytes, query, status, words of the error)
     ("cut short", b"(;GM[1]FF[4]SZ[9];B[ee];W[cc", "name=cut.sgf", 422, "not a readable SGF"),
@@ -170,6 +173,8 @@ BAD_FILES = [
     ("an illegal move", b"(;GM[1]FF[4]SZ[9];B[ee];W[ee])", "name=x.sgf", 422, "move 2 (E5) is not"),
     ("not a record", b"\x89PNG\r\n\x1a\n", "name=a.png", 422, "a.png, line 1: not a JSON record"),
     ("empty", b"", "name=empty.sgf", 422, "empty.sgf is empty"),
+    ("a number of 5,000 digits", LONG_JSONL, "name=n.jsonl", 422, f"n.jsonl, line 1: {LONG}"),
+    ("an SGF board of 5,000 digits", LONG_SGF, "name=n.sgf", 422, f"n.sgf: SZ: {LONG}"),
     ("no such game", GNUGO, "name=g.sgf&game=2", 400, "holds 1 games: game must be 1-1"),
     ("a bad number", GNUGO, "name=g.sgf&game=two", 400, "game must be a whole number"),
     ("an unknown parameter", GNUGO, "path=/etc", 400, "unknown parameter 'path'"),
