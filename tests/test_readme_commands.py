@@ -6,7 +6,8 @@ is parsed by the real command line's parser; the ones that take seconds are run 
 user would (in an empty folder, no runs yet, so the agents that come with boardq play),
 with input typed at them where they read it. Training and the benchmark take minutes:
 they are parsed, and training's game and preset are resolved (`--show-config`). The
-docs' `boardq` commands are parsed too, their placeholders (GAME, RUN_DIR...) filled in.
+docs' `boardq` commands are parsed too, their placeholders (GAME, RUN_DIR...) filled in,
+and the README's Python example runs with the agent that comes with boardq.
 """
 
 from __future__ import annotations
@@ -221,6 +222,26 @@ def test_serve_answers_in_the_browser(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_the_python_example_runs_with_the_agent_that_comes_with_boardq(tmp_path):
+    blocks = re.findall(r"^```python\n(.*?)^```", README.read_text(), flags=re.M | re.S)
+    assert len(blocks) == 1, "the README shows one Python example"
+    run = re.search(r'Agent\.load\("(runs/[^"]+)"\)', blocks[0]).group(1)
+    code = blocks[0].replace(run, "bundled:tictactoe")  # no run yet: the shipped agent
+    code += "\nassert 0 <= agent.act(obs) < 9 and len(agent.q_values(obs)) == 9\n"
+    script = tmp_path / "example.py"
+    script.write_text(code)
+    result = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "TF_CPP_MIN_LOG_LEVEL": "3"},
+        timeout=START_SEC,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
 
 
 def test_the_commands_that_take_minutes_parse():
