@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "MONOTONIC",
+    "Clock",
     "Measured",
     "StageResult",
     "Variant",
@@ -28,6 +30,23 @@ __all__ = [
     "settling",
     "target",
 ]
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Where a measurement reads the time and waits (tests pass one they step themselves).
+
+    Attributes:
+      now: seconds on a monotonic clock.
+      sleep: waits that many seconds.
+    """
+
+    now: Callable[[], float]
+    sleep: Callable[[float], None]
+
+
+MONOTONIC = Clock(time.monotonic, time.sleep)
+"""The machine's monotonic clock: every measurement of the benchmark runs on it."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +122,12 @@ def settling(seconds: float, most: float = 1.0) -> float:
 
 
 def run_segments(
-    variants: dict[str, Variant], seconds: float, rounds: int, trim: float, stop=None
+    variants: dict[str, Variant],
+    seconds: float,
+    rounds: int,
+    trim: float,
+    stop=None,
+    clock: Clock = MONOTONIC,
 ) -> dict[str, Measured]:
     """Runs the variants in ABBA order, `seconds` per segment of which `trim` settles.
 
@@ -114,6 +138,7 @@ def run_segments(
       trim: seconds at the start of each segment not counted (threads starting,
         buffers filling after another variant ran).
       stop: an event that ends the measurement early (an error elsewhere).
+      clock: where the segments read the time and wait.
 
     Returns:
       name -> what its segments measured.
@@ -127,10 +152,10 @@ def run_segments(
         variant, measured = variants[name], out[name]
         variant.start()
         try:
-            time.sleep(trim)
-            t0, before = time.monotonic(), {k: read() for k, read in variant.counters.items()}
-            time.sleep(seconds - trim)
-            t1, after = time.monotonic(), {k: read() for k, read in variant.counters.items()}
+            clock.sleep(trim)
+            t0, before = clock.now(), {k: read() for k, read in variant.counters.items()}
+            clock.sleep(seconds - trim)
+            t1, after = clock.now(), {k: read() for k, read in variant.counters.items()}
         finally:
             variant.stop()
         measured.windows.append(Window(t0, t1))

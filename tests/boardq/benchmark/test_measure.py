@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
 from boardq.benchmark.measure import (
+    Clock,
     Measured,
     Variant,
     Window,
@@ -26,21 +26,32 @@ def test_abba_schedule():
         abba_schedule(["a"], 0)
 
 
-class Clocked:
-    """A counter that grows at `per_sec` while started, by the monotonic clock."""
+class Stepped:
+    """A clock that moves only when slept on: measurements exact on any machine's load."""
 
-    def __init__(self, per_sec: float):
-        self.per_sec, self.total, self.since = per_sec, 0.0, None
+    def __init__(self):
+        self.t = 100.0
+        self.clock = Clock(lambda: self.t, self.sleep)
+
+    def sleep(self, seconds: float) -> None:
+        self.t += seconds
+
+
+class Clocked:
+    """A counter that grows at `per_sec` while started, by a stepped clock."""
+
+    def __init__(self, per_sec: float, time: Stepped):
+        self.per_sec, self.total, self.since, self.time = per_sec, 0.0, None, time
         self.starts = self.stops = 0
 
     def read(self) -> float:
-        extra = 0.0 if self.since is None else (time.monotonic() - self.since) * self.per_sec
+        extra = 0.0 if self.since is None else (self.time.t - self.since) * self.per_sec
         self.last = self.total + extra
         return self.last
 
     def start(self) -> None:
         self.starts += 1
-        self.since = time.monotonic()
+        self.since = self.time.t
 
     def stop(self) -> None:
         self.stops += 1
@@ -48,13 +59,14 @@ class Clocked:
 
 
 def test_segments_interleave_and_pool_each_variants_rate():
-    fast, slow = Clocked(1000.0), Clocked(250.0)
+    time = Stepped()
+    fast, slow = Clocked(1000.0, time), Clocked(250.0, time)
     variants = {
         # "double" is read right after "count", from the value "count" just read.
         name: Variant({"count": c.read, "double": lambda c=c: 2 * c.last}, c.start, c.stop)
         for name, c in (("fast", fast), ("slow", slow))
     }
-    out = run_segments(variants, seconds=0.5, rounds=2, trim=0.1)
+    out = run_segments(variants, seconds=0.5, rounds=2, trim=0.1, clock=time.clock)
     assert fast.starts == fast.stops == 2 and slow.starts == slow.stops == 2
     # ABBA: fast, slow, slow, fast.
     assert out["fast"].windows[0].end <= out["slow"].windows[0].start
@@ -63,24 +75,28 @@ def test_segments_interleave_and_pool_each_variants_rate():
         m = out[name]
         assert len(m.windows) == 2 and len(m.counts) == 2
         # The trim is not counted: each window is the segment less its first 0.1 s.
-        assert all(0.35 < w.seconds < 0.5 for w in m.windows)
-        assert m.rate() == pytest.approx(c.per_sec, rel=0.05)  # clock-exact counters
+        assert [w.seconds for w in m.windows] == pytest.approx([0.4, 0.4])
+        assert m.counts == pytest.approx([0.4 * c.per_sec] * 2)
+        assert m.rate() == pytest.approx(c.per_sec)
         assert m.rate("double") == pytest.approx(2 * m.rate())  # every counter, same moments
-        assert [r == pytest.approx(c.per_sec, rel=0.05) for r in m.segment_rates()] == [True] * 2
+        assert m.segment_rates() == pytest.approx([c.per_sec] * 2)
 
 
 def test_segments_stop_the_variant_when_reading_fails_and_end_on_request():
-    c = Clocked(1.0)
+    time = Stepped()
+    c = Clocked(1.0, time)
 
     def broken():
         raise RuntimeError("counter broke")
 
     with pytest.raises(RuntimeError, match="counter broke"):
-        run_segments({"x": Variant({"n": broken}, c.start, c.stop)}, 0.1, 1, 0.0)
+        run_segments({"x": Variant({"n": broken}, c.start, c.stop)}, 0.1, 1, 0.0, clock=time.clock)
     assert c.starts == c.stops == 1
     stop = threading.Event()
     stop.set()
-    out = run_segments({"x": Variant({"n": c.read}, c.start, c.stop)}, 0.1, 3, 0.0, stop)
+    out = run_segments(
+        {"x": Variant({"n": c.read}, c.start, c.stop)}, 0.1, 3, 0.0, stop, clock=time.clock
+    )
     assert out["x"].rate() is None and c.starts == 1
     with pytest.raises(ValueError, match="trim"):
         run_segments({"x": Variant({"n": c.read})}, 0.1, 1, 0.1)

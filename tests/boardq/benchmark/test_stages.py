@@ -22,11 +22,19 @@ def setup():
     return game, cfg, Builder(cfg, game).make_learner()
 
 
+def _play_rates(game):
+    return stages.random_play(game, 0.3, seed=0), stages.vector_play(game, 64, 0.3, seed=0)
+
+
 def test_random_play_and_the_vectorized_rules(setup):
-    game, cfg, _ = setup
-    slow = stages.random_play(game, 0.3, seed=0)
-    fast = stages.vector_play(game, 64, 0.3, seed=0)
-    assert slow.unit == fast.unit == "moves/s" and fast.rate > slow.rate > 0
+    slow, fast = _play_rates(setup[0])
+    assert slow.unit == fast.unit == "moves/s" and fast.rate > 0 and slow.rate > 0
+
+
+@pytest.mark.perf
+def test_the_vectorized_rules_outrun_one_game_at_a_time(setup):
+    slow, fast = _play_rates(setup[0])
+    assert fast.rate > slow.rate
 
 
 def test_collection_compares_both_ways_of_stepping_and_keeps_transitions(setup):
@@ -48,8 +56,15 @@ def test_the_learner_stages_and_the_naive_learning_on_collected_transitions(setu
     assert ceiling.rate > 0 and fed.rate > 0 and ceiling.unit == "train steps/s"
     assert 0 < fed.figures["share_of_ceiling"] and fed.figures["iterator_floor"] > 0
     assert fed.figures["replay_ratio_held"] > 0  # held over long runs: test_trainer.py
-    slow = naive.naive_learning(game, cfg, kept, 1.5)
-    assert 0 < slow.rate < ceiling.rate
+    assert naive.naive_learning(game, cfg, kept, 1.5).rate > 0
+
+
+@pytest.mark.perf
+def test_the_naive_learning_trails_the_learners_ceiling(setup):
+    game, cfg, learner = setup
+    _, kept = stages.collection(game, cfg, learner, 0.6, rounds=1, keep=2_000)
+    ceiling, _ = learning.learner_stages(game, cfg, learner, kept, 0.8, rounds=1)
+    assert naive.naive_learning(game, cfg, kept, 1.5).rate < ceiling.rate
 
 
 def _standalone_rate(builder, learner, element, seconds: float) -> float:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -163,13 +162,12 @@ class OpeningE5(RandomPlayer):
         return super().act(observation)
 
 
+@pytest.mark.timeout(120)  # the fake engine hangs for 600 s: only the timeout ends the game
 def test_an_engine_that_hangs_is_stopped_after_its_timeout(fake, no_process_left):
     engine = GtpPlayer(GO, f"{fake} hang genmove", timeout_sec=1.0)
     try:
-        t0 = time.monotonic()
         with pytest.raises(EngineError, match=r"did not answer 'genmove white' within 1 s"):
             go_game(engine)
-        assert time.monotonic() - t0 < 10
     finally:
         engine.close()
 
