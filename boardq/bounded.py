@@ -11,9 +11,18 @@ characters, so longer ones are refused first, in one line (`NumberTextError`).
 from __future__ import annotations
 
 import json
+import re
+import tomllib
 from typing import Any
 
-__all__ = ["MAX_NUMBER_CHARS", "NumberTextError", "check_number_text", "loads", "whole_number"]
+__all__ = [
+    "MAX_NUMBER_CHARS",
+    "NumberTextError",
+    "check_number_text",
+    "loads",
+    "toml_loads",
+    "whole_number",
+]
 
 MAX_NUMBER_CHARS = 40
 """The longest number boardq reads, in characters ("-1.2345678901234567e-308" has 24)."""
@@ -77,3 +86,25 @@ def loads(data: str | bytes) -> Any:
         return json.loads(data, parse_int=_int, parse_float=_float)
     except RecursionError:
         raise NumberTextError("JSON nested too deeply") from None
+
+
+# TOML's strings and comments, where digits are text and not numbers.
+_TOML_TEXT = re.compile(
+    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\'|#[^\n]*'
+)
+_TOML_NUMBER = re.compile(r"[+-]?[0-9_.eE+-]*[0-9][0-9_.eE+-]*")
+
+
+def toml_loads(text: str) -> dict[str, Any]:
+    """`tomllib.loads`, with each number's text bounded before it is converted.
+
+    tomllib converts integers itself (it has a hook for floats only), so the text
+    outside TOML's strings and comments is looked over first.
+
+    Raises:
+      tomllib.TOMLDecodeError: not TOML.
+      NumberTextError: a number longer than `MAX_NUMBER_CHARS` characters.
+    """
+    for number in _TOML_NUMBER.finditer(_TOML_TEXT.sub(" ", text)):
+        check_number_text(number[0])
+    return tomllib.loads(text, parse_float=_float)

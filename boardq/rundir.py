@@ -17,7 +17,6 @@ Layout of a run directory::
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import tempfile
 import time
@@ -25,6 +24,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from boardq import bounded
+from boardq.bounded import NumberTextError
 from boardq.config import ConfigError, TrainConfig
 from boardq.errors import RunDirError
 
@@ -95,7 +96,7 @@ def read_run_config(run_dir: str | Path) -> TrainConfig:
         raise RunDirError(f"run directory {run_dir} does not exist")
     path = run_dir / CONFIG_FILE
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = bounded.loads(path.read_text("utf-8"))
         return TrainConfig.from_dict(data)
     except FileNotFoundError:
         raise RunDirError(f"{run_dir} is not a boardq run directory (no {CONFIG_FILE})") from None
@@ -118,9 +119,11 @@ def read_settings_file(path: str | Path) -> dict[str, Any]:
         raise ConfigError(f"cannot read settings file {path}: {e}") from None
     try:
         if path.suffix.lower() == ".toml":
-            data = tomllib.loads(text)
+            data = bounded.toml_loads(text)
         else:
-            data = json.loads(text)
+            data = bounded.loads(text)
+    except NumberTextError as e:
+        raise ConfigError(f"{path}: {e}") from None
     except (ValueError, tomllib.TOMLDecodeError) as e:
         kind = "TOML" if path.suffix.lower() == ".toml" else "JSON"
         raise ConfigError(f"{path} is not valid {kind}: {e}") from None

@@ -9,6 +9,7 @@ the Q-network's shape.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,20 +79,27 @@ class NetworkConfig:
     dueling: bool = setting(False, group="network", help="dueling value/advantage head")
 
 
+_MAX_DIGITS = 18
+"""The most digits of a whole number in settings (every one fits a 64-bit integer)."""
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**_MAX_DIGITS
+
+
 def typed_value(value: Any, like: Any, what: str) -> Any:
     """`value` as the type of the setting's current value `like`; ConfigError if it is not."""
     if isinstance(like, bool):
         ok, kind = isinstance(value, bool), "true or false"
     elif isinstance(like, int):
-        ok, kind = isinstance(value, int) and not isinstance(value, bool), "a whole number"
+        ok, kind = _is_whole(value), f"a whole number of at most {_MAX_DIGITS} digits"
     elif isinstance(like, float):
-        ok, kind = isinstance(value, int | float) and not isinstance(value, bool), "a number"
-        value = float(value) if ok else value
+        ok = _is_whole(value) or (isinstance(value, float) and math.isfinite(value))
+        kind, value = "a finite number", float(value) if ok else value
     elif isinstance(like, tuple):
-        ok = isinstance(value, list | tuple) and all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value
-        )
-        kind, value = "a list of whole numbers", tuple(value) if ok else value
+        ok = isinstance(value, list | tuple) and all(_is_whole(v) for v in value)
+        kind = f"a list of whole numbers of at most {_MAX_DIGITS} digits"
+        value = tuple(value) if ok else value
     else:
         ok, kind = isinstance(value, str), "text"
     if not ok:
