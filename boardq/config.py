@@ -242,6 +242,14 @@ class TrainConfig(ExecutionSettings):
         help="the evaluation plays the agent with its values averaged over the board's "
         "symmetries (evaluate --symmetric), so the best agent is the best that way",
     )
+    eval_visits: int = setting(
+        0,
+        group="run",
+        check=NOT_NEGATIVE,
+        help="the evaluation plays the agent with a tree search of N visits a move "
+        "(evaluate --visits N; games with rules), so the best agent is the best searching "
+        "that way (0: its network alone)",
+    )
     eval_average_agents: int = setting(
         0,
         group="run",

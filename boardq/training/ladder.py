@@ -58,11 +58,14 @@ __all__ = [
     "LADDER_SESSION_NICE",
     "Ladder",
     "check_handicap",
+    "check_visits",
 ]
 
 _CANDIDATE = ".ladder-agent.npz"
 HANDICAP_LADDER = " with handicap "
 """How the ladder's name in a best agent's file says its black games took stones."""
+VISITS_LADDER = " with a tree search of visits "
+"""How the ladder's name in a best agent's file says the agent searched (`eval_visits`)."""
 _GAMES_PREFIX = "ladder-"
 GAMES_KEPT = 5
 """The evaluations whose games a run keeps (RUN_DIR/games/ladder-<version>/)."""
@@ -100,6 +103,19 @@ def _lowest_priority() -> None:  # runs in the child before exec, in its new ses
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+def check_visits(config: TrainConfig, game) -> None:
+    """Refuses `eval_visits` for a game boardq has no rules for, in one line.
+
+    Raises:
+      ConfigError: the game has no rules to search with.
+    """
+    if config.eval_visits and game.rules is None:
+        raise ConfigError(
+            f"eval_visits needs rules to search with, and boardq has none for {game.title} "
+            "(0: the network alone)"
+        )
+
+
 def check_handicap(config: TrainConfig, game) -> None:
     """Refuses an `eval_handicap` the game has no stones for, in one line.
 
@@ -134,6 +150,8 @@ class Ladder:
         self._ladder = ",".join(self.specs) + (SYMMETRIC_LADDER if config.eval_symmetric else "")
         if config.eval_handicap:
             self._ladder += f"{HANDICAP_LADDER}{config.eval_handicap}"
+        if config.eval_visits:
+            self._ladder += f"{VISITS_LADDER}{config.eval_visits}"
         self._config, self._game, self._run_dir = config, game, Path(run_dir)
         self._proc: subprocess.Popen | None = None
         self._version = -1
@@ -195,6 +213,8 @@ class Ladder:
         command.append("--symmetric" if cfg.eval_symmetric else "--no-symmetric")
         if cfg.eval_handicap:
             command += ["--handicap", str(cfg.eval_handicap)]
+        if cfg.eval_visits:
+            command += ["--visits", str(cfg.eval_visits)]
         command += ["--record", str(self._games_folder(version))]
         self._proc = subprocess.Popen(
             [*command, "--json"],

@@ -35,7 +35,7 @@ from boardq.rundir import CONFIG_FILE, RunLock, atomic_write_text, new_run_dir
 from boardq.training.budget import Budget
 from boardq.training.checkpoints import disk_full_error
 from boardq.training.cluster import check_address
-from boardq.training.ladder import Ladder, check_handicap
+from boardq.training.ladder import Ladder, check_handicap, check_visits
 from boardq.training.loggers import JsonLinesLogger, Logger, TensorBoardLogger
 from boardq.training.remote import make_collection
 from boardq.training.resume import Parts, apply, gather
@@ -81,6 +81,7 @@ class Trainer:
         if config.eval_symmetric:
             check_symmetric(game, "eval_symmetric")
         check_handicap(config, game)
+        check_visits(config, game)
         if config.actor_processes:
             check_address(config.ray_address)
         self.resume_dir = Path(resume_dir) if resume_dir else None
