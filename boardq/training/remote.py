@@ -87,6 +87,9 @@ class RemoteCollection:
         flight to a process that died, or still in flight when the run stops.
     """
 
+    # How long a process has been away is read on this clock (tests step their own).
+    _clock: Callable[[], float] = staticmethod(time.monotonic)
+
     def __init__(
         self,
         builder: Builder,
@@ -206,7 +209,7 @@ class RemoteCollection:
         what = "does not answer" if isinstance(error, ActorUnavailableError) else "died"
         where = f"pid {place['pid']} on node {node_name(place)}"
         self._say(f"actor process {i} ({where}) {what}: {first[:120]}")
-        since = time.monotonic()
+        since = self._clock()
         with self._lock:
             self._away[i] = since
         told, probe, checked = False, None, since
@@ -223,7 +226,7 @@ class RemoteCollection:
                 with self._lock:
                     del self._away[i]
                 return
-            now = time.monotonic()
+            now = self._clock()
             if now - checked > 1.0:
                 checked = now
                 self._node_gone(place)

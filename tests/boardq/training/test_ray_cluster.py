@@ -301,14 +301,17 @@ def test_a_process_with_no_cpu_to_come_back_to_is_reported_and_only_all_away_fai
         {"pid": 11, "node": "b" * 56, "host": "h"},
     ]
     rc.pids, rc.restarts = [10, 11], 0
+    clock = _SteppedClock(step=0.05)  # each reading is 0.05 s later: no machine's speed counts
+    rc._clock = clock
     stop = threading.Event()
 
     waiting = threading.Thread(target=rc._wait_for, args=(1, ActorDiedError(), stop), daemon=True)
     waiting.start()
-    time.sleep(1.5)
+    # Past COME_BACK_SEC (said once) and the node check a second in (said once too).
+    _wait_until(lambda: _heard(rc, "left the Ray cluster") and _heard(rc, "is not back after"))
     assert waiting.is_alive()  # the other process collects: no error
     answers[1] = True
-    waiting.join(timeout=5)
+    waiting.join(timeout=30)
     assert not waiting.is_alive() and rc._away == {}
     said = rc.events()
     assert said[0].startswith("actor process 1 (pid 11 on node bbbbbbbb (h)) died")
@@ -318,8 +321,35 @@ def test_a_process_with_no_cpu_to_come_back_to_is_reported_and_only_all_away_fai
     assert len([s for s in said if "actor process 1 is not back after" in s]) == 1
 
     answers[1] = False
-    rc._away[0] = time.monotonic() - 1.0  # process 0 is away too, and has been for long
-    started = time.monotonic()
+    rc._away[0] = clock() - 1.0  # process 0 is away too, and has been for long
+    started = clock()
     with pytest.raises(RuntimeError, match="no actor process has answered"):
         rc._wait_for(1, ActorDiedError(), stop)
-    assert 0.4 < time.monotonic() - started < 5
+    # It failed once both had been away COME_BACK_SEC, at the first reading past it.
+    assert 0.5 < clock.now - started <= 0.5 + 3 * clock.step
+
+
+class _SteppedClock:
+    """A monotonic clock that moves `step` seconds at each reading (thread-safe)."""
+
+    def __init__(self, step: float):
+        self.now, self.step, self._lock = 1000.0, step, threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            self.now += self.step
+            return self.now
+
+
+def _heard(rc, words: str) -> bool:
+    """Whether the collection has said `words` (without taking its events)."""
+    with rc._lock:
+        return any(words in event for event in rc._events)
+
+
+def _wait_until(condition, limit_sec: float = 60.0) -> None:
+    """Polls a condition; the limit only turns a hang into a failure."""
+    end = time.monotonic() + limit_sec
+    while not condition():
+        assert time.monotonic() < end, "the condition never came"
+        time.sleep(0.01)
