@@ -8,7 +8,10 @@ with its 95% (Wilson) interval. Where OpenSpiel is installed and has the game, e
 game is also played on an OpenSpiel state, which must agree with PettingZoo on every
 end and winner. While they play, the games played out of the total go to stderr (a
 progress bar on a terminal, else a line every few seconds: `boardq.commands.progress`).
-With `--record DIR` every game is kept in DIR as it ends (`boardq.records`).
+With `--record DIR` every game is kept in DIR as it ends (`boardq.records`). With
+`--positions FILE` no games are played: the agent moves once in each position of FILE
+and the share of its moves that keep the best outcome is printed
+(`boardq.commands.positions`).
 
 The evaluated agent's time a move (mean and longest) comes with each opponent's
 results: with a search, the time is what a depth costs.
@@ -108,6 +111,13 @@ def add_command(sub) -> None:
         "white it plays even games. A graded measure against an engine far stronger than "
         "the agent (docs/strength.md)",
     )
+    p.add_argument(
+        "--positions",
+        metavar="FILE",
+        help="instead of games, one move in each position of FILE (such as "
+        "games/connect_four/critical-positions.json): the share where the agent's move keeps "
+        "the best outcome (boardq.commands.positions)",
+    )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument(
         "--record",
@@ -142,6 +152,10 @@ def run(args: argparse.Namespace) -> int:
     from boardq.catalog import get_game
     from boardq.players.factory import PlayerFactory, check_spec
 
+    if args.positions:
+        from boardq.commands import positions
+
+        return positions.run(args)
     game = get_game(args.game)
     if args.symmetric:
         check_symmetric(game)
