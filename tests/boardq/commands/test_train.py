@@ -8,6 +8,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -368,11 +370,46 @@ def test_kill_9_while_a_checkpoint_is_written_leaves_the_previous_one(tmp_path):
     assert len(list(folder.glob("ckpt-*.index"))) == len(list(folder.glob("ckpt-*.replay")))
 
 
-@pytest.fixture
-def small_disk(tmp_path):
-    """A 24 MB tmpfs (mounting needs root or CAP_SYS_ADMIN; skipped where refused)."""
+@dataclass
+class FullDisk:
+    """Where a run writes, how to start it there, and how to make that disk full and free."""
+
+    root: Path
+    command: list[str]
+    fill: Callable[[], None]
+    free: Callable[[], None]
+
+
+# `boardq train` whose checkpoint writes fail as on a full disk (ENOSPC) while FLAG exists.
+INJECTED_FULL_DISK = """
+import errno, os, runpy, sys
+from boardq._quiet import import_tensorflow_quietly
+import_tensorflow_quietly()
+import tensorflow as tf
+flag = sys.argv.pop(1)
+write = tf.train.Checkpoint.write
+def write_unless_full(self, *args, **kwargs):
+    if os.path.exists(flag):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    return write(self, *args, **kwargs)
+tf.train.Checkpoint.write = write_unless_full
+sys.argv[0] = "boardq"
+runpy.run_module("boardq", run_name="__main__")
+"""
+
+
+@pytest.fixture(params=["tmpfs", "injected"])
+def full_disk(request, tmp_path):
+    """A disk that fills up: a real 24 MB tmpfs where one can be mounted (root or
+    CAP_SYS_ADMIN), and everywhere a run whose checkpoint writes fail with ENOSPC."""
     disk = tmp_path / "disk"
     disk.mkdir()
+    if request.param == "injected":
+        flag = tmp_path / "full"
+        helper = tmp_path / "full_disk.py"
+        helper.write_text(INJECTED_FULL_DISK)
+        yield FullDisk(disk, [sys.executable, str(helper), str(flag)], flag.touch, flag.unlink)
+        return
     mounted = subprocess.run(
         ["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", str(disk)],
         capture_output=True, text=True,
@@ -380,7 +417,9 @@ def small_disk(tmp_path):
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.strip()}")
     try:
-        yield disk
+        yield FullDisk(
+            disk, [sys.executable, "-m", "boardq"], lambda: _fill(disk), (disk / "filler").unlink
+        )
     finally:
         subprocess.run(["umount", "-l", str(disk)], capture_output=True)
 
@@ -403,15 +442,18 @@ def _fill(disk: Path) -> None:
         pass
 
 
-def test_a_full_disk_stops_the_run_with_one_line_and_keeps_the_last_checkpoint(small_disk):
-    proc = start(
-        "train", "tictactoe", *FAST, "--budget-minutes", "10",
-        "--checkpoint-every-sec", "1", "--out-dir", str(small_disk),
+def test_a_full_disk_stops_the_run_with_one_line_and_keeps_the_last_checkpoint(full_disk):
+    disk = full_disk.root
+    proc = subprocess.Popen(
+        [*full_disk.command, "train", "tictactoe", *FAST, "--budget-minutes", "10",
+         "--checkpoint-every-sec", "1", "--out-dir", str(disk)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
     )  # fmt: skip
     try:
-        state = lambda: list(small_disk.glob("tictactoe/*/checkpoints/checkpoint"))  # noqa: E731
+        state = lambda: list(disk.glob("tictactoe/*/checkpoints/checkpoint"))  # noqa: E731
         assert wait_for(state)
-        _fill(small_disk)
+        full_disk.fill()
         out, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
@@ -419,9 +461,9 @@ def test_a_full_disk_stops_the_run_with_one_line_and_keeps_the_last_checkpoint(s
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err, err
     assert "No space left on device" in lines[0] and "stands" in lines[0], lines[0]
-    (run,) = (small_disk / "tictactoe").iterdir()
+    (run,) = (disk / "tictactoe").iterdir()
     saved = _saved_replay_size(run)  # the committed checkpoint's replay file is whole
-    (small_disk / "filler").unlink()
+    full_disk.free()
     step = _committed_step(run)
     r = boardq("train", "tictactoe", *FAST, "--resume", str(run), "--budget-steps", str(step + 40))
     assert r.returncode == 0, r.stderr
