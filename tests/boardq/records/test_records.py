@@ -455,19 +455,23 @@ def test_a_sink_that_fails_stops_the_recording_not_the_games(tmp_path):
     assert folder.count == 2  # the third game was not offered
 
 
-@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
-def test_a_handicap_game_is_kept_as_handicap_stones_and_read_back(tmp_path):
-    from sgfmill import sgf
-
+def _handicap_game(folder):
+    """A Go game of black's 3 handicap stones, recorded in `folder`; the record kept."""
     from boardq.players.evaluation import Handicap, evaluate
 
     game = get_game("go")
     handicap = Handicap(game.gtp.handicap_actions(3), 81)
-    recorder = Recorder(game, RecordFolder(tmp_path).add, handicap=handicap.opening)
+    recorder = Recorder(game, RecordFolder(folder).add, handicap=handicap.opening)
     agent = recorder.seat(RandomPlayer(seed=0), PlayerInfo("agent"))
     other = recorder.seat(RandomPlayer(seed=1), PlayerInfo("random"))
     evaluate(agent, other, game.make_env, 1, seed=4, observers=[recorder], openings=handicap)
-    black, white = read_records(tmp_path / "games.jsonl").records
+    return handicap, read_records(folder / "games.jsonl").records
+
+
+def test_a_handicap_game_is_kept_as_handicap_stones_and_read_back(tmp_path):
+    from sgfmill import sgf
+
+    handicap, (black, white) = _handicap_game(tmp_path)
     assert black.settings["handicap"] == 3 and "handicap" not in white.settings
     assert black.actions[:5] == [handicap.points[0], 81, handicap.points[1], 81, handicap.points[2]]
     # The SGF file states the stones as setup; white moves first after them.
@@ -483,15 +487,18 @@ def test_a_handicap_game_is_kept_as_handicap_stones_and_read_back(tmp_path):
     assert [(m.seconds, m.value) for m in back.moves[5:]] == [
         (m.seconds, m.value) for m in black.moves[5:]
     ]
-    # Another program reads it to the same position: GNU Go, where it is installed.
-    if GNUGO is None:
-        return
+
+
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
+def test_gnugo_reads_a_handicap_game_to_the_same_final_position(tmp_path):
+    _handicap_game(tmp_path)
+    [back] = read_records(tmp_path / "game-0001.sgf").records
     script = f"loadsgf {tmp_path / 'game-0001.sgf'}\nlist_stones black\nlist_stones white\nquit\n"
     out = subprocess.run(
         [GNUGO, "--mode", "gtp"], input=script, capture_output=True, text=True, timeout=60
     ).stdout
     answers = [block[2:].split() for block in out.split("\n\n") if block.startswith("=")]
-    board = np.asarray(replay_record(back, game).boards[-1])
+    board = np.asarray(replay_record(back, get_game("go")).boards[-1])
     letters = "ABCDEFGHJ"
     for colour, answer in ((1, answers[1]), (-1, answers[2])):
         ours = {f"{letters[c]}{9 - r}" for r, c in zip(*np.nonzero(board == colour), strict=True)}
