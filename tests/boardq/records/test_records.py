@@ -505,6 +505,7 @@ def test_gnugo_reads_a_handicap_game_to_the_same_final_position(tmp_path):
         assert set(answer) == ours
 
 
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
 def test_a_game_against_gnugo_names_its_command_and_keeps_its_own_count(tmp_path):
     from boardq.players.factory import PlayerFactory
     from boardq.players.specs import parse_spec
