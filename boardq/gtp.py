@@ -31,6 +31,7 @@ __all__ = [
     "GtpDialect",
     "GtpSyntaxError",
     "clean_line",
+    "parse_number",
     "format_response",
     "parse_colour",
     "parse_command",
@@ -65,6 +66,11 @@ class GtpDialect:
             environment (`final_score`); None where boardq has no count.
         handicap: the points of a fixed handicap of n stones (`handicap[n]`, GTP's
             `fixed_handicap` placement as vertices), where the game has one (Go).
+        rows: the board's rows where they are not `size` (Connect Four: 6 rows of 7).
+        drop: a move names a column (Connect Four): any point of the column names it,
+            and the move's vertex is the point its piece lands on (`vertex(action, row)`).
+        column_major: actions number the points column by column (PettingZoo's
+            tic-tac-toe: 0 1 2 down the left column), not row by row.
     """
 
     size: int
@@ -75,6 +81,19 @@ class GtpDialect:
     passes_implied: bool = False
     score: Callable[[Any], float] | None = None
     handicap: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    rows: int | None = None
+    drop: bool = False
+    column_major: bool = False
+
+    @property
+    def height(self) -> int:
+        """The board's rows."""
+        return self.size if self.rows is None else self.rows
+
+    @property
+    def points(self) -> int:
+        """The board's points (rows times columns)."""
+        return self.size * self.height
 
     def handicap_actions(self, stones: int) -> tuple[int, ...]:
         """The actions of a fixed handicap of `stones` stones.
@@ -87,15 +106,32 @@ class GtpDialect:
             raise ValueError(f"no fixed handicap of {stones} stones here (there are: {known})")
         return tuple(self.action(vertex) for vertex in self.handicap[stones])
 
-    def vertex(self, action: int) -> str:
-        """The GTP vertex of an action: "E5", "d3" or "pass"."""
+    def vertex(self, action: int, row: int | None = None) -> str:
+        """The GTP vertex of an action: "E5", "d3" or "pass".
+
+        Args:
+            action: the game's action.
+            row: where a move names a column (`drop`), the row (0 the top) its piece
+                lands on.
+        """
         action = int(action)
         if action == self.pass_action:
             return PASS
-        if not 0 <= action < self.size * self.size:
-            raise ValueError(f"action {action} is no point of a {self.size}x{self.size} board")
-        row, col = divmod(action, self.size)
-        number = self.size - row if self.bottom_up else row + 1
+        if self.drop:
+            if not 0 <= action < self.size or row is None:
+                raise ValueError(f"action {action} is no column of {self.size} with a landing row")
+            col = action
+        elif not 0 <= action < self.points:
+            raise ValueError(f"action {action} is no point of a {self.size}x{self.height} board")
+        elif self.column_major:
+            col, row = divmod(action, self.height)
+        else:
+            row, col = divmod(action, self.size)
+        return self.point(row, col)
+
+    def point(self, row: int, col: int) -> str:
+        """The vertex of the point in `row` (0 the top) and `col` (0 the left)."""
+        number = self.height - row if self.bottom_up else row + 1
         return f"{self.letters[col]}{number}"
 
     def action(self, vertex: str) -> int:
@@ -114,10 +150,13 @@ class GtpDialect:
         if match is None or match[1] not in letters:
             raise GtpSyntaxError(f"invalid vertex {vertex!r}")
         number = int(match[2])
-        if not 1 <= number <= self.size:
-            raise GtpSyntaxError(f"invalid vertex {vertex!r}: rows are 1-{self.size}")
-        row = self.size - number if self.bottom_up else number - 1
-        return row * self.size + letters.index(match[1])
+        if not 1 <= number <= self.height:
+            raise GtpSyntaxError(f"invalid vertex {vertex!r}: rows are 1-{self.height}")
+        col = letters.index(match[1])
+        if self.drop:
+            return col
+        row = self.height - number if self.bottom_up else number - 1
+        return col * self.height + row if self.column_major else row * self.size + col
 
 
 def parse_colour(text: str) -> int:
@@ -130,6 +169,30 @@ def parse_colour(text: str) -> int:
     if seat is None:
         raise GtpSyntaxError(f"invalid color {text!r}")
     return seat
+
+
+def parse_number(text: str, kind: type, low: float, high: float, what: str) -> int | float:
+    """A GTP number, bounded before it is converted (a 5,000-digit one is refused).
+
+    Args:
+        text: the argument.
+        kind: int or float.
+        low: the least value allowed.
+        high: the greatest value allowed.
+        what: what the number is, for the message ("komi").
+
+    Raises:
+        GtpSyntaxError: not a number of that kind, or outside the bounds.
+    """
+    pattern = (
+        r"[+-]?[0-9]{1,12}" if kind is int else r"[+-]?([0-9]{1,12}(\.[0-9]{0,9})?|\.[0-9]{1,9})"
+    )
+    if re.fullmatch(pattern, text.strip()) is None:
+        raise GtpSyntaxError(f"{what} not {'an integer' if kind is int else 'a float'}")
+    value = kind(text)
+    if not low <= value <= high:
+        raise GtpSyntaxError(f"{what} out of range ({low:g} to {high:g})")
+    return value
 
 
 def clean_line(line: str) -> str:
@@ -152,7 +215,7 @@ def parse_command(line: str) -> Command | None:
     if not words:
         return None
     ident = None
-    if words[0].isdigit():
+    if re.fullmatch(r"[0-9]{1,9}", words[0]):  # a longer number is no id: unknown command
         ident = int(words.pop(0))
         if not words:
             return Command(ident, "", [])

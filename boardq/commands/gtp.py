@@ -1,10 +1,14 @@
 """`boardq gtp GAME`: the agent as a GTP engine on stdin and stdout.
 
-GUIs (GoGui, Sabaki), match runners and servers start it as a command line, e.g.
-`boardq gtp go --agent runs/go/RUN`, and speak GTP v2 to it (`boardq.play.gtp_engine`).
-The agent is loaded as `boardq play` loads it (a run directory, an agent file,
-`bundled` or `bundled:GAME`), by default the one that comes with boardq for the game.
-stdout carries GTP alone; notes go to stderr.
+GUIs (Sabaki, Lizzie, GoGui, HexGui), match runners and servers start it as a command
+line, e.g. `boardq gtp go --agent runs/go/RUN`, and speak GTP v2 to it
+(`boardq.play.gtp_engine`; docs/gui.md). The agent is loaded as `boardq play` loads it
+(a run directory, an agent file, `bundled` or `bundled:GAME`), by default the one that
+comes with boardq for the game. stdout carries GTP alone; notes go to stderr.
+
+A move takes what the game's clock allows (`time_settings`...) and at most
+`--move-time`, where the agent searches; the network alone answers at once. The
+analysis the Go GUIs show is the search's (a tree search's root), else the network's.
 
 Exit codes: 0 after `quit` or the end of input; 1 a bad or missing agent file, or a
 game whose moves have no GTP names (one line on stderr); 2 a bad command line.
@@ -13,17 +17,23 @@ game whose moves have no GTP names (one line on stderr); 2 a bad command line.
 from __future__ import annotations
 
 import argparse
+import inspect
+import math
 import sys
 
 from boardq.commands.args import (
     add_search_options,
+    number,
     search_settings,
     search_words,
     searching_player,
 )
 from boardq.commands.play import add_agent_options
 
-__all__ = ["add_command", "run"]
+__all__ = ["add_command", "run", "timed_act"]
+
+MIN_SEARCH_SECONDS = 0.05
+"""Below this, a move is the network's alone: no search fits."""
 
 
 def add_command(sub) -> None:
@@ -33,16 +43,26 @@ def add_command(sub) -> None:
         help="the agent as a GTP engine on stdin/stdout (GoGui, Sabaki, match runners)",
         description="Speaks GTP (the Go Text Protocol, version 2) on stdin and stdout, "
         "playing the agent's moves: give this command line to a GTP GUI or match runner. "
-        "Games whose moves have GTP names: go, othello.",
+        "Games: go, othello, hex (HTP, as HexGui speaks it), connect_four, gomoku, "
+        "tictactoe (GoGui's ruler commands for every game). See docs/gui.md.",
         epilog="exit codes: 0 quit or end of input, 1 bad agent file or game, 2 bad command line",
     )
-    p.add_argument("game", help="game to play: go or othello")
+    p.add_argument("game", help="game to play: go, othello, hex, connect_four, gomoku, tictactoe")
     add_agent_options(p)
     p.set_defaults(agent="bundled")
     add_search_options(
         p,
         "the agent",
         "the agent looks D moves ahead, its network at the leaves (default 0: the network alone)",
+    )
+    p.add_argument(
+        "--resign-below",
+        type=_win_rate,
+        default=None,
+        metavar="P",
+        help="resign when the agent's win rate of its move is below P (0..1), never in "
+        "the opening (the first quarter of the board's points in moves) nor in a handicap "
+        "game (default: never resign)",
     )
     p.set_defaults(func=run, needs_tensorflow=False)
 
@@ -53,12 +73,13 @@ def run(args: argparse.Namespace) -> int:
     from boardq.catalog import get_game
     from boardq.commands.play import resolve_agent
     from boardq.errors import BoardqError
+    from boardq.play.gtp_analysis import NetworkAnalysis
     from boardq.play.gtp_engine import AgentEngine
     from boardq.records import agent_info, chosen_value
 
     game = get_game(args.game)
     if game.gtp is None:
-        raise BoardqError(f"{game.title}'s moves have no GTP names (boardq gtp plays go, othello)")
+        raise BoardqError(f"{game.title}'s moves have no GTP names")
     how = search_words(args)
     if how and game.rules is None:
         raise BoardqError(f"searching needs rules, and boardq has none for {game.title}")
@@ -68,11 +89,48 @@ def run(args: argparse.Namespace) -> int:
     print(f"boardq gtp: {game.title}, the agent in {agent.path} ({how})", file=sys.stderr)
     engine = AgentEngine(
         game,
-        player.act,
+        timed_act(agent, player),
         "boardq",
         f"{__version__} ({agent.path.name}, {how})",
         agent=agent_info(agent, **search_settings(args)),
         value=lambda observation, action: chosen_value(player, observation, action),
+        analyse=getattr(player, "analyse", None) or NetworkAnalysis(agent.q_batch, game.rules),
+        values=agent.q_values,
+        move_time=args.move_time,
+        resign_below=args.resign_below,
     )
     engine.run(sys.stdin, sys.stdout)
     return 0
+
+
+def _win_rate(text: str) -> float:
+    """--resign-below's win rate: a number from 0 to 1."""
+    value = number(float, minimum=0.0)(text)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"expected a win rate from 0 to 1, got {text!r}")
+    return value
+
+
+def timed_act(agent, player):
+    """`act(observation, seconds)`: the player's move within `seconds` (None: its own pace).
+
+    The network alone (`player` is the agent) answers at once. A searching player
+    searches for `seconds`: by its own `act(observation, seconds)` where it takes them,
+    else as a timed search of the agent of about that long (one of 4 lengths a
+    doubling, kept); under `MIN_SEARCH_SECONDS`, the network answers.
+    """
+    if player is agent:
+        return lambda observation, seconds: agent.act(observation)
+    takes_seconds = "seconds" in inspect.signature(player.act).parameters
+
+    def act(observation, seconds):
+        if seconds is None:
+            return player.act(observation)
+        if seconds < MIN_SEARCH_SECONDS:
+            return agent.act(observation)
+        if takes_seconds:
+            return player.act(observation, seconds=seconds)
+        kept = 2 ** (math.floor(4 * math.log2(seconds)) / 4)
+        return agent.searcher(move_time=kept).act(observation)
+
+    return act

@@ -1,39 +1,47 @@
-"""The agent as a GTP engine: GUIs (GoGui, Sabaki), match runners and servers drive it.
+"""The agent as a GTP engine: GUIs, match runners and servers drive it.
 
 `AgentEngine` answers GTP v2 commands, one line each, for a game whose moves have GTP
 names (`Game.gtp`): `protocol_version`, `name`, `version`, `known_command`,
-`list_commands`, `quit`, `boardsize`, `clear_board`, `komi`, `play`, `genmove`, `undo`,
-`showboard`, `printsgf` (the game so far as an SGF file, as GNU Go and KataGo answer
-it: in the answer, or written to the file it names), and `final_score` where boardq
-counts the game (Go: area, Tromp-Taylor, komi included). Go also takes handicap stones
-(`fixed_handicap`, `place_free_handicap` on the same fixed points, `set_free_handicap`):
-black's first moves with white passing between them, as the ladder's handicap games
-are played, which `undo` does not take back. The game is played through
-its real environment (`Match`, which takes moves back), so the rules are PettingZoo's,
-as in training.
+`list_commands`, `quit`, `boardsize`, `clear_board`, `komi`, `play`, `genmove` (and
+`kgs-genmove_cleanup`), `undo`, `showboard`, `printsgf` (the game so far as an SGF
+file, as GNU Go and KataGo answer it: in the answer, or written to the file it names).
+Beside them, each in a module of its own: Go's komi, handicap stones and count
+(`gtp_go`), the clock (`gtp_clock`: `time_settings`, `kgs-time_settings`,
+`time_left`), analysis streamed to the Go GUIs (`gtp_analysis`, `gtp_stream`:
+`lz-analyze`, `analyze`, `kata-analyze`, `genmove_analyze`), and GoGui's ruler
+commands (`gtp_gogui`). The game is played through its real environment (`Match`,
+which takes moves back), so the rules are PettingZoo's, as in training.
 
 Bad input is answered `? message` and the engine goes on: an unknown command, a
-malformed or illegal move, a board size or komi the game is not played with, a move
-for the colour not to move (boardq's games alternate: in Go, play a pass first). In
-Othello a pass happens only when it is forced, and controllers such as GRhino's do
-not send it: a move for the other colour then passes for the colour to move
-(`Move.implied`), and `undo` takes such a pass back with the move after it.
+malformed or illegal move, a number out of bounds (bounded before it is converted), a
+board size the game is not played on, a move for the colour not to move (boardq's
+games alternate: in Go, play a pass first). In Othello a pass happens only when it is
+forced, and controllers such as GRhino's do not send it: a move for the other colour
+then passes for the colour to move (`Move.implied`), and `undo` takes such a pass back
+with the move after it.
+
+`genmove` asks the agent for a move within the time the clock allows (`Clock.budget`)
+and the engine's cap (`move_time`); with `resign_below`, it resigns a lost game
+(the agent's win rate of its move below that), never in the opening (the first
+quarter of the board's points in plies) nor in a handicap game.
 
 `moves` is the game so far, and `record()` the game as a game record
 (`boardq.records`): the colour the agent generated moves for is named by
 the agent's file and search, the other "unknown" (GTP has no command that tells an
 engine who its opponent is); the time of each generated move, and the agent's value
 of it where the engine was given one (`value`); the result by boardq's rules once the
-game has ended.
+game has ended (or by resignation).
 """
 
 from __future__ import annotations
 
+import inspect
 import sys
 import time
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from io import StringIO
 from pathlib import Path
 from typing import TextIO
 
@@ -48,17 +56,23 @@ from boardq.gtp import (
     format_response,
     parse_colour,
     parse_command,
-    score_text,
+    parse_number,
 )
+from boardq.play import gtp_stream
+from boardq.play.gtp_analysis import ANALYSE_COMMANDS, win_rate
+from boardq.play.gtp_clock import Clock
+from boardq.play.gtp_go import GoSetup
+from boardq.play.gtp_gogui import GoGuiRuler
 from boardq.play.match import Match
-from boardq.players.evaluation import Handicap
 from boardq.records import GameLog, GameRecord, PlayerInfo, to_sgf
 from boardq.rundir import atomic_write_bytes
 
 __all__ = ["AgentEngine", "GtpError", "Move"]
 
-Act = Callable[[Mapping[str, np.ndarray]], int]
+Act = Callable[..., int]
+"""The agent's move for an observation: `act(observation)` or `act(observation, seconds)`."""
 Value = Callable[[Mapping[str, np.ndarray], int], float]
+Analyse = Callable[[Mapping[str, np.ndarray], float], list]
 OPPONENT = PlayerInfo("unknown")
 """How a record names the colour the agent did not play: GTP never says who that is."""
 
@@ -91,13 +105,23 @@ class AgentEngine:
 
     Args:
         game: the game; it needs `game.gtp`.
-        act: the agent's move for a PettingZoo observation of the player to move.
+        act: the agent's move for a PettingZoo observation of the player to move; if
+            it takes `seconds` too, the seconds it may take (None: its own pace).
         name: the engine's `name`.
         version: its `version`.
         log: where notes go (never stdout, which carries GTP alone).
         agent: how a game record names the agent (its file and search).
-        value: the agent's value of the move it chose, for the record (None: not kept).
+        value: the agent's value of the move it chose, in [-1, 1] (None: not kept; no
+            resigning).
+        analyse: the agent's moves at the root of a position, best first, each with
+            `action, visits, value, prior, pv` (`gtp_analysis.NetworkAnalysis`, or the
+            tree search's `analyse`); None: no analysis commands.
+        values: the agent's value of each action (NaN illegal), for GoGui's boards.
+        move_time: the most seconds a move may take, clock or not (None: no cap).
+        resign_below: resign when the agent's win rate of its move is below this.
     """
+
+    Error = GtpError
 
     def __init__(
         self,
@@ -108,62 +132,83 @@ class AgentEngine:
         log: TextIO = None,
         agent: PlayerInfo | None = None,
         value: Value | None = None,
+        analyse: Analyse | None = None,
+        values: Callable[[Mapping], np.ndarray] | None = None,
+        move_time: float | None = None,
+        resign_below: float | None = None,
     ):
         if game.gtp is None:
             raise ValueError(f"{game.title}'s moves have no GTP names")
         self.game = game
         self.dialect = game.gtp
         self.act = act
+        self._timed = "seconds" in inspect.signature(act).parameters
         self.name = name
         self.version = version
         self.log = log or sys.stderr
         self.agent = agent or PlayerInfo(f"{name} {version}".strip(), {"kind": "agent"})
         self.value = value
+        self.analyse = analyse
+        self.move_time = move_time
+        self.resign_below = resign_below
+        self.komi = self.dialect.komi
+        self.clock = Clock()
         self.match = Match(game)
         self.moves: list[Move] = []
-        self.game_log = GameLog(game, event="boardq gtp")
+        self.setup_plies = 0  # the handicap stones and the passes between them
+        self.resigned: int | None = None
+        self.start_log()
         self.done = False
         self._handlers: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda args: "2",
             "name": lambda args: self.name,
             "version": lambda args: self.version,
             "known_command": self._known_command,
-            "list_commands": lambda args: "\n".join(self._handlers),
+            "list_commands": lambda args: "\n".join(self.commands()),
             "quit": self._quit,
             "boardsize": self._boardsize,
             "clear_board": lambda args: self.clear(),
-            "komi": self._komi,
             "play": self._play,
             "genmove": self._genmove,
+            "kgs-genmove_cleanup": self._genmove,
             "undo": self._undo,
             "showboard": self._showboard,
             "printsgf": self._printsgf,
         }
-        if self.dialect.score is not None:
-            self._handlers["final_score"] = self._final_score
-        if self.dialect.handicap:
-            self._handlers["fixed_handicap"] = self._fixed_handicap
-            self._handlers["place_free_handicap"] = self._fixed_handicap
-            self._handlers["set_free_handicap"] = self._set_free_handicap
-        self.setup_plies = 0  # the handicap stones and the passes between them
+        self._handlers.update(GoSetup(self).handlers())
+        self._handlers.update(self.clock.handlers())
+        self._handlers.update(GoGuiRuler(self, values).handlers())
+        self._streams = (
+            set(ANALYSE_COMMANDS) if analyse is not None and not self.dialect.drop else set()
+        )
+
+    def commands(self) -> list[str]:
+        """The commands it knows, as `list_commands` lists them."""
+        return [*self._handlers, *sorted(self._streams)]
 
     # -- the loop ----------------------------------------------------------------------
     def run(self, stdin: TextIO, stdout: TextIO) -> None:
-        """Answers commands from `stdin` until `quit` or the end of input."""
-        while not self.done:
-            line = stdin.readline()
-            if not line:
-                return
-            answer = self.answer(line)
-            if answer is not None:
-                stdout.write(answer)
-                stdout.flush()
+        """Answers commands from `stdin` until `quit` or the end of input; analysis streams."""
+        gtp_stream.run(self, stdin, stdout)
+
+    @staticmethod
+    def parse(line: str) -> Command | None:
+        """The command of a line (None for none)."""
+        return parse_command(line)
 
     def answer(self, line: str) -> str | None:
-        """The whole answer to one line (None for a line that holds no command)."""
+        """The whole answer to one line (None for a line that holds no command).
+
+        An analysis command answers one line of its stream, as if the next command had
+        come at once.
+        """
         command = parse_command(line)
         if command is None:
             return None
+        if command.name in self._streams:
+            out = StringIO()
+            gtp_stream.stream(self, command, out, None)
+            return out.getvalue()
         try:
             return format_response(command.id, True, self.execute(command))
         except GtpError as e:
@@ -187,11 +232,38 @@ class AgentEngine:
     def clear(self) -> str:
         """A new game from the initial position."""
         self.match.close()
-        self.match = Match(self.game)
+        self.match = self._new_match()
         self.moves = []
-        self.game_log = GameLog(self.game, event="boardq gtp")
         self.setup_plies = 0
+        self.resigned = None
+        self.start_log()
         return ""
+
+    def _new_match(self) -> Match:
+        if self.komi is None or self.komi == self.dialect.komi:
+            return Match(self.game)
+        return Match(self.game, komi=self.komi)
+
+    def set_komi(self, komi: float) -> None:
+        """Counts the game with `komi` from now on (the moves so far replayed)."""
+        self.komi = komi
+        moves = list(self.match.moves)
+        self.match.close()
+        self.match = self._new_match()
+        for action in moves:
+            self.match.play(action)
+
+    def start_log(self, handicap: tuple[int, ...] = ()) -> None:
+        """A new game record (`handicap`: its opening of stones and passes)."""
+        self.game_log = GameLog(self.game, event="boardq gtp", handicap=handicap, komi=self.komi)
+
+    def vertex_of(self, action: int) -> str:
+        """The vertex of `action` now (Connect Four: the point its piece would land on)."""
+        if not self.dialect.drop or action == self.dialect.pass_action:
+            return self.dialect.vertex(action)
+        board = np.asarray(self.match.board())
+        empty = np.flatnonzero(board[:, action] == 0)
+        return self.dialect.vertex(action, int(empty[-1]) if len(empty) else 0)
 
     def _to_move(self, seat: int) -> None:
         """Makes `seat` the colour to move, passing for the other where the pass is forced.
@@ -213,11 +285,11 @@ class AgentEngine:
                 f"it is {COLOURS[match.to_move]}'s move: boardq's games alternate"
                 + (" (play a pass first)" if self.dialect.pass_action is not None else "")
             )
-        self._record(self.dialect.pass_action, implied=True)
+        self.record_move(self.dialect.pass_action, implied=True)
         if match.over:
             raise GtpError("the game is over (clear_board starts a new one)")
 
-    def _record(
+    def record_move(
         self,
         action: int,
         implied: bool = False,
@@ -227,8 +299,9 @@ class AgentEngine:
     ) -> None:
         """Plays `action` for the colour to move; `generated`: the agent's, with its time."""
         seat = self.match.to_move
+        vertex = self.vertex_of(action)
         self.match.play(action)
-        self.moves.append(Move(seat, action, self.dialect.vertex(action), implied, generated))
+        self.moves.append(Move(seat, action, vertex, implied, generated))
         self.game_log.add(action, seconds, value)
 
     def _play(self, args: list[str]) -> str:
@@ -239,23 +312,52 @@ class AgentEngine:
         self._to_move(seat)
         if not self.match.legal()[action]:
             raise GtpError("illegal move")
-        self._record(action)
+        self.record_move(action)
         return ""
 
     def _genmove(self, args: list[str]) -> str:
         if len(args) != 1:
             raise GtpSyntaxError("genmove takes a color, e.g. genmove white")
-        seat = parse_colour(args[0])
+        return self.generate(parse_colour(args[0]))
+
+    def generate(self, seat: int) -> str:
+        """The agent's move for `seat`, played (its vertex), or "resign"."""
         self._to_move(seat)
         observation = self.match.observation()
+        seconds = self._budget(seat)
         t0 = time.perf_counter()
-        action = int(self.act(observation))
-        seconds = time.perf_counter() - t0
+        action = int(self.act(observation, seconds) if self._timed else self.act(observation))
+        spent = time.perf_counter() - t0
+        self.clock.spent(seat, spent)
         if not self.match.legal()[action]:
-            raise GtpError(f"the agent chose {self.dialect.vertex(action)}, which is illegal")
+            raise GtpError(f"the agent chose {self.vertex_of(action)}, which is illegal")
         value = None if self.value is None else float(self.value(observation, action))
-        self._record(action, generated=True, seconds=seconds, value=value)
+        if self._resigns(value):
+            self.resigned = seat
+            return "resign"
+        self.record_move(action, generated=True, seconds=spent, value=value)
         return self.moves[-1].vertex
+
+    def _budget(self, seat: int) -> float | None:
+        """The seconds the next move may take: the clock's share, at most `move_time`."""
+        allowed = self.clock.budget(seat, int(self.match.legal().sum()))
+        caps = [t for t in (allowed, self.move_time) if t is not None]
+        return min(caps) if caps else None
+
+    def _resigns(self, value: float | None) -> bool:
+        if self.resign_below is None or value is None or self.setup_plies:
+            return False
+        if len(self.moves) < self.dialect.points // 4:  # the opening
+            return False
+        return win_rate(value) < self.resign_below
+
+    def analysed(self, seat: int | None) -> Mapping[str, np.ndarray]:
+        """The observation an analysis of `seat` (None: the colour to move) looks at."""
+        if self.match.over:
+            raise GtpError("the game is over (clear_board starts a new one)")
+        if seat is not None and seat != self.match.to_move:
+            raise GtpError(f"it is {COLOURS[self.match.to_move]}'s move")
+        return self.match.observation()
 
     def _undo(self, args: list[str]) -> str:
         if len(self.moves) <= self.setup_plies:  # handicap stones are not moves
@@ -266,80 +368,42 @@ class AgentEngine:
         self.match.take_back(count)
         del self.moves[-count:]
         self.game_log.take_back(count)
+        self.resigned = None
         return ""
-
-    # -- handicap (Go) ------------------------------------------------------------------
-    def _fixed_handicap(self, args: list[str]) -> str:
-        """`fixed_handicap N` (and `place_free_handicap N`, placed the same way)."""
-        stones = _whole(args, "fixed_handicap")
-        if stones not in self.dialect.handicap:
-            raise GtpError("invalid number of stones")
-        vertices = self.dialect.handicap[stones]
-        self._place_handicap([self.dialect.action(v) for v in vertices])
-        return " ".join(vertices)
-
-    def _set_free_handicap(self, args: list[str]) -> str:
-        """`set_free_handicap V1 V2 ...`: the controller's points."""
-        actions = [self.dialect.action(v) for v in args]
-        if len(actions) < 2 or len(set(actions)) != len(actions):
-            raise GtpError("bad vertex list")
-        if self.dialect.pass_action in actions:
-            raise GtpError("bad vertex list")
-        self._place_handicap(actions)
-        return ""
-
-    def _place_handicap(self, actions: list[int]) -> None:
-        """Black's stones on an empty board, white passing between them; white to move.
-
-        The game's rules have no setup, so the stones are black's first moves (as in
-        `boardq evaluate --handicap`, and as the Go agent's ladder trains it to see them),
-        and the record states them as SGF's HA and AB.
-        """
-        if self.moves:
-            raise GtpError("board not empty")
-        opening = Handicap(tuple(actions), int(self.dialect.pass_action)).opening
-        self.game_log = GameLog(self.game, event="boardq gtp", handicap=opening)
-        for k, action in enumerate(opening):
-            self._record(action, implied=bool(k % 2))
-        self.setup_plies = len(opening)
 
     # -- settings and views ------------------------------------------------------------
     def _boardsize(self, args: list[str]) -> str:
-        size = _whole(args, "boardsize")
-        if size != self.dialect.size:
+        """`boardsize N`, or HTP's `boardsize W H`: the game's board (GoGui's side too)."""
+        if len(args) not in (1, 2):
+            raise GtpSyntaxError("boardsize takes one number (or width and height)")
+        sizes = tuple(int(parse_number(a, int, 0, 1000, "boardsize")) for a in args)
+        dialect = self.dialect
+        known = {(dialect.size, dialect.height), (max(dialect.size, dialect.height),) * 2}
+        if (sizes * 2)[:2] not in known:
             raise GtpError("unacceptable size")
         return self.clear()
 
-    def _komi(self, args: list[str]) -> str:
-        if len(args) != 1:
-            raise GtpSyntaxError("komi takes a number")
-        try:
-            komi = float(args[0])
-        except ValueError:
-            raise GtpSyntaxError("komi not a float") from None
-        if self.dialect.komi is not None and komi != self.dialect.komi:
-            raise GtpError(f"boardq's {self.game.title} is played with komi {self.dialect.komi:g}")
-        return ""
-
     def _known_command(self, args: list[str]) -> str:
-        return "true" if len(args) == 1 and args[0] in self._handlers else "false"
+        return "true" if len(args) == 1 and args[0] in self.commands() else "false"
 
     def _quit(self, args: list[str]) -> str:
         self.done = True
         return ""
 
     def _showboard(self, args: list[str]) -> str:
-        board = plain(self.game.text.draw(self.match.board(), self._last(), ascii_only=True))
+        last = self.moves[-1].action if self.moves else None
+        board = plain(self.game.text.draw(self.match.board(), last, ascii_only=True))
         return "\n" + board
-
-    def _last(self) -> int | None:
-        return self.moves[-1].action if self.moves else None
 
     def record(self) -> GameRecord:
         """The game so far as a game record (finished once the game has ended)."""
         agent_seats = {move.seat for move in self.moves if move.generated}
+        if self.resigned is not None:
+            agent_seats.add(self.resigned)
         log = self.game_log
         log.players = [self.agent if seat in agent_seats else OPPONENT for seat in (0, 1)]
+        if self.resigned is not None:
+            return log.record(1 if self.resigned else -1, resigned=True)
         return log.record(self.match.result())
 
     def _printsgf(self, args: list[str]) -> str:
@@ -354,17 +418,3 @@ class AgentEngine:
         except OSError as e:
             raise GtpError(f"cannot write {args[0]}: {e.strerror or e}") from None
         return ""
-
-    def _final_score(self, args: list[str]) -> str:
-        if not self.match.over and self.dialect.komi is None:
-            raise GtpError("cannot score: the game is not over")
-        return score_text(self.dialect.score(self.match.env))
-
-
-def _whole(args: list[str], command: str) -> int:
-    if len(args) != 1:
-        raise GtpSyntaxError(f"{command} takes one number")
-    try:
-        return int(args[0])
-    except ValueError:
-        raise GtpSyntaxError(f"{command} not an integer") from None

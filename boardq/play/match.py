@@ -19,16 +19,21 @@ __all__ = ["Match"]
 
 
 class Match:
-    """A game of `game` with a move list; seat 0 moves first."""
+    """A game of `game` with a move list; seat 0 moves first.
 
-    def __init__(self, game: Game) -> None:
+    `options` are the environment's own (Go's `komi`), for games set up otherwise than
+    their default.
+    """
+
+    def __init__(self, game: Game, **options: Any) -> None:
         self.game = game
+        self.options = options
         self.moves: list[int] = []
         self._env = self._fresh_env()
         self._seats = {agent: seat for seat, agent in enumerate(self._env.possible_agents)}
 
     def _fresh_env(self):
-        env = self.game.make_env()
+        env = self.game.make_env(**self.options)
         env.reset()
         return env
 

@@ -213,13 +213,14 @@ def settings_of(game) -> dict[str, Any]:
     return {}
 
 
-def result_text(name: str, result: int | None, board: Any = None) -> str:
+def result_text(name: str, result: int | None, board: Any = None, komi: float | None = None) -> str:
     """The result as RE writes it ("B+3.5", "W+", "Draw"), or in words for other games.
 
     Args:
         name: the game's name.
         result: +1 the first player (black) won, -1 the second, 0 a draw, None unfinished.
         board: the final board (+1 black), for the games that count a margin.
+        komi: the komi the game was played with, where not the game's own (Go).
     """
     dialect = sgf_game(name)
     if dialect is None or result is None:
@@ -229,7 +230,10 @@ def result_text(name: str, result: int | None, board: Any = None) -> str:
     winner = "B" if result > 0 else "W"
     if dialect.margin is None or board is None:
         return f"{winner}+"
-    margin = dialect.margin(board)
+    if komi is not None and dialect.komi is not None:
+        margin = area_score(board, komi)
+    else:
+        margin = dialect.margin(board)
     if np.sign(margin) != result:  # the count disagrees with the env's winner: say no number
         return f"{winner}+"
     return f"{winner}+{abs(margin):g}"

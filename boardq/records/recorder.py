@@ -95,6 +95,7 @@ class GameLog:
         handicap: the opening of a handicap game (`Handicap.opening`: the
             stones with the passes between them); a game that starts with it is a
             handicap game in its record (`settings["handicap"]`: the number of stones).
+        komi: the komi it is played with, where not the game's own (Go); None: its own.
     """
 
     def __init__(
@@ -103,11 +104,13 @@ class GameLog:
         players=(UNKNOWN_PLAYER, UNKNOWN_PLAYER),
         event: str = "",
         handicap: Sequence[int] = (),
+        komi: float | None = None,
     ) -> None:
         self.game = game
         self.players = list(players)
         self.event = event
         self.handicap = tuple(int(a) for a in handicap)
+        self.komi = komi
         self.started = now_iso()
         self.moves: list[Move] = []
 
@@ -142,8 +145,10 @@ class GameLog:
                 board = replay(self.game, [m.action for m in self.moves], keep_boards=False).boards[
                     -1
                 ]
-            text = result_text(self.game.name, result, board)
+            text = result_text(self.game.name, result, board, self.komi)
         settings = settings_of(self.game)
+        if self.komi is not None and "komi" in settings:
+            settings["komi"] = self.komi
         opening = self.handicap
         if opening and tuple(m.action for m in self.moves[: len(opening)]) == opening:
             settings["handicap"] = (len(opening) + 1) // 2  # stones, passes between them

@@ -101,7 +101,7 @@ def to_sgf(record: GameRecord) -> bytes:
     root.set("GM", dialect.number)
     root.set("AP", (APPLICATION, _version()))
     if dialect.komi is not None:
-        root.set("KM", dialect.komi)
+        root.set("KM", record.settings.get("komi", dialect.komi))
     if dialect.rules is not None:
         root.set("RU", dialect.rules)
     root.set("PB", record.players[0].name)

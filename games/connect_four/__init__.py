@@ -6,6 +6,7 @@ import numpy as np
 
 from boardq.config import NetworkConfig
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
+from boardq.gtp import GtpDialect
 from boardq.symmetry import MIRROR, board_symmetries
 from boardq_games.connect_four.rules import RULES
 from boardq_games.connect_four.text import ConnectFourText
@@ -55,4 +56,7 @@ GAME = Game(
     # Both name a move by its column, counted from the left.
     openspiel=OpenSpielGame("connect_four", tuple(range(7))),
     bundled_agent=bundled_agent_file(__name__),
+    # GTP names for GoGui: a move names its column; its vertex is the point the piece
+    # lands on (A1 the bottom left; GoGui's board of 7 has an empty top row).
+    gtp=GtpDialect(size=7, letters="ABCDEFG", bottom_up=True, pass_action=None, rows=6, drop=True),
 )

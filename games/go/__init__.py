@@ -119,7 +119,7 @@ GAME = Game(
     symmetries=board_symmetries(DIHEDRAL, np.arange(_POINTS).reshape(SIZE, SIZE), extra_actions=1),
     openspiel=spiel_go(SIZE, KOMI),
     vector=functools.partial(GoVector, size=SIZE, komi=KOMI),
-    env_maker=functools.partial(make_go_env, SIZE, KOMI),
+    env_maker=functools.partial(make_go_env, SIZE, komi=KOMI),  # make_env(komi=K): another komi
     board_of=display_board,
     players=(),
     bundled_agent=bundled_agent_file(__name__),

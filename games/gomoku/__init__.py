@@ -9,6 +9,7 @@ import numpy as np
 
 from boardq.config import NetworkConfig
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
+from boardq.gtp import GtpDialect
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from boardq_games.gomoku.env import SPEC, make_env
 from boardq_games.gomoku.rules import RULES, SIZE
@@ -46,4 +47,9 @@ GAME = Game(
     vector=GomokuVector,
     players=("winblock", "line"),
     bundled_agent=bundled_agent_file(__name__),
+    # GTP names for GoGui: its letters skip I, A1 the bottom left (the text board's
+    # letters do not skip it).
+    gtp=GtpDialect(
+        size=SIZE, letters="ABCDEFGHJKLMNOPQRST"[:SIZE], bottom_up=True, pass_action=None
+    ),
 )

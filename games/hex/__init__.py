@@ -11,6 +11,7 @@ import functools
 import numpy as np
 
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
+from boardq.gtp import GtpDialect
 from boardq.symmetry import HALF_TURN, board_symmetries
 from boardq_games.hex.env import SIZE, SPEC, display_board, make_env
 from boardq_games.hex.rules import HexRules
@@ -43,4 +44,9 @@ GAME = Game(
     board_of=display_board,
     players=(),
     bundled_agent=bundled_agent_file(__name__),
+    # HTP's names, as MoHex and HexGui speak them: a1 the top-left cell, no letter
+    # skipped; no pass (and boardq's Hex has no swap rule).
+    gtp=GtpDialect(
+        size=SIZE, letters="abcdefghijklmnopqrstuvwxyz"[:SIZE], bottom_up=False, pass_action=None
+    ),
 )

@@ -6,6 +6,7 @@ import numpy as np
 
 from boardq.config import NetworkConfig, TrainConfig
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
+from boardq.gtp import GtpDialect
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from boardq_games.tictactoe.rules import RULES
 from boardq_games.tictactoe.text import TicTacToeText
@@ -54,4 +55,7 @@ GAME = Game(
     # transpose, action a is cell (a % 3, a // 3), OpenSpiel's 3 * (a % 3) + a // 3.
     openspiel=OpenSpielGame("tic_tac_toe", tuple(3 * (a % 3) + a // 3 for a in range(9))),
     bundled_agent=bundled_agent_file(__name__),
+    # GTP names for GoGui: A1 the bottom left, as GoGui names its points (the actions
+    # number the cells down the columns).
+    gtp=GtpDialect(size=3, letters="ABC", bottom_up=True, pass_action=None, column_major=True),
 )

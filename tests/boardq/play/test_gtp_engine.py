@@ -6,6 +6,7 @@ milliseconds; `test_boardq_gtp_speaks_only_gtp_on_stdout` runs the real command 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -61,7 +62,7 @@ def test_bad_input_is_answered_and_the_game_goes_on(go):
         go,
         "boardsize 19",
         "boardsize nine",
-        "komi 6.5",
+        "komi 1e999",
         "komi lots",
         "play b",
         "play purple E5",
@@ -76,7 +77,7 @@ def test_bad_input_is_answered_and_the_game_goes_on(go):
     assert answers == [
         "? unacceptable size",
         "? syntax error: boardsize not an integer",
-        "? boardq's Go is played with komi 7.5",
+        "? syntax error: komi not a float",
         "? syntax error: komi not a float",
         "? syntax error: play takes a color and a vertex, e.g. play black E5",
         "? syntax error: invalid color 'purple'",
@@ -211,7 +212,7 @@ def test_a_crashing_agent_is_an_answer_not_a_crash(capsys):
 
 def test_games_without_gtp_names_are_refused():
     with pytest.raises(ValueError, match="no GTP names"):
-        AgentEngine(get_game("connect_four"), first_legal)
+        AgentEngine(dataclasses.replace(get_game("connect_four"), gtp=None), first_legal)
 
 
 def gtp_command(args: list[str], stdin: str) -> subprocess.CompletedProcess:
@@ -250,7 +251,7 @@ def test_boardq_gtp_go_searches_with_the_rules_of_go(search, said):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["tictactoe"], "Tic-tac-toe's moves have no GTP names"),
+        (["openspiel:breakthrough(rows=6,columns=6)"], "moves have no GTP names"),
         (["go", "--agent", "/missing.npz"], "/missing.npz does not exist"),
     ],
 )

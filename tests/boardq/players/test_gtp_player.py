@@ -187,8 +187,8 @@ def test_commands_that_cannot_be_engines(tmp_path):
         EngineError, match="engine 'no-such-engine' not found on PATH or in /usr/games"
     ):
         check_engine("no-such-engine --mode gtp", GO)
-    with pytest.raises(BoardqError, match="GTP engines play .*go.*; Connect Four's have none"):
-        check_engine("gnugo", get_game("connect_four"))
+    with pytest.raises(BoardqError, match="GTP engines play .*go.*; Breakthrough.*'s have none"):
+        check_engine("gnugo", get_game("openspiel:breakthrough(rows=6,columns=6)"))
     with pytest.raises(EngineError, match="cannot read the engine command"):
         check_engine('gnugo "--mode', GO)
 
