@@ -2,35 +2,26 @@
 
 `AgentEngine` answers GTP v2 commands, one line each, for a game whose moves have GTP
 names (`Game.gtp`): `protocol_version`, `name`, `version`, `known_command`,
-`list_commands`, `quit`, `boardsize`, `clear_board`, `komi`, `play`, `genmove` (and
-`kgs-genmove_cleanup`), `undo`, `showboard`, `printsgf` (the game so far as an SGF
-file, as GNU Go and KataGo answer it: in the answer, or written to the file it names).
-Beside them, each in a module of its own: Go's komi, handicap stones and count
-(`gtp_go`), the clock (`gtp_clock`: `time_settings`, `kgs-time_settings`,
-`time_left`), analysis streamed to the Go GUIs (`gtp_analysis`, `gtp_stream`:
-`lz-analyze`, `analyze`, `kata-analyze`, `genmove_analyze`), and GoGui's ruler
-commands (`gtp_gogui`). The game is played through its real environment (`Match`,
-which takes moves back), so the rules are PettingZoo's, as in training.
+`list_commands`, `quit`, `clear_board`, `play`, `genmove` (and `kgs-genmove_cleanup`),
+`undo`; and from a module each: the board's settings and views (`gtp_views`), Go's
+komi, handicap and count (`gtp_go`), the clock (`gtp_clock`), analysis streamed to the
+Go GUIs (`gtp_analysis`, `gtp_stream`), GoGui's ruler commands (`gtp_gogui`). The game
+is played through its real environment (`Match`, which takes moves back), so the
+rules are PettingZoo's, as in training.
 
 Bad input is answered `? message` and the engine goes on: an unknown command, a
 malformed or illegal move, a number out of bounds (bounded before it is converted), a
-board size the game is not played on, a move for the colour not to move (boardq's
-games alternate: in Go, play a pass first). In Othello a pass happens only when it is
-forced, and controllers such as GRhino's do not send it: a move for the other colour
-then passes for the colour to move (`Move.implied`), and `undo` takes such a pass back
-with the move after it.
+move for the colour not to move (boardq's games alternate: in Go, play a pass first).
+In Othello a pass happens only when it is forced, and controllers such as GRhino's do
+not send it: a move for the other colour then passes for the colour to move
+(`Move.implied`), and `undo` takes such a pass back with the move after it.
 
-`genmove` asks the agent for a move within the time the clock allows (`Clock.budget`)
-and the engine's cap (`move_time`); with `resign_below`, it resigns a lost game
-(the agent's win rate of its move below that), never in the opening (the first
-quarter of the board's points in plies) nor in a handicap game.
-
-`moves` is the game so far, and `record()` the game as a game record
-(`boardq.records`): the colour the agent generated moves for is named by
-the agent's file and search, the other "unknown" (GTP has no command that tells an
-engine who its opponent is); the time of each generated move, and the agent's value
-of it where the engine was given one (`value`); the result by boardq's rules once the
-game has ended (or by resignation).
+`genmove` gives the agent the time the clock allows (`Clock.budget`), at most
+`move_time`; with `resign_below`, it resigns when the agent's win rate of its move is
+below that, never in the opening (the first quarter of the board's points in plies)
+nor in a handicap game. `record()` is the game as a game record (`boardq.records`):
+the colour the agent played named by its file and search, the other "unknown" (GTP
+never says who that is), each generated move's time and value, the result once over.
 """
 
 from __future__ import annotations
@@ -42,12 +33,10 @@ import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from io import StringIO
-from pathlib import Path
 from typing import TextIO
 
 import numpy as np
 
-from boardq.boardtext import plain
 from boardq.game import Game
 from boardq.gtp import (
     COLOURS,
@@ -56,16 +45,15 @@ from boardq.gtp import (
     format_response,
     parse_colour,
     parse_command,
-    parse_number,
 )
 from boardq.play import gtp_stream
 from boardq.play.gtp_analysis import ANALYSE_COMMANDS, win_rate
 from boardq.play.gtp_clock import Clock
 from boardq.play.gtp_go import GoSetup
 from boardq.play.gtp_gogui import GoGuiRuler
+from boardq.play.gtp_views import EngineViews
 from boardq.play.match import Match
-from boardq.records import GameLog, GameRecord, PlayerInfo, to_sgf
-from boardq.rundir import atomic_write_bytes
+from boardq.records import GameLog, GameRecord, PlayerInfo
 
 __all__ = ["AgentEngine", "GtpError", "Move"]
 
@@ -166,15 +154,13 @@ class AgentEngine:
             "known_command": self._known_command,
             "list_commands": lambda args: "\n".join(self.commands()),
             "quit": self._quit,
-            "boardsize": self._boardsize,
             "clear_board": lambda args: self.clear(),
             "play": self._play,
             "genmove": self._genmove,
             "kgs-genmove_cleanup": self._genmove,
             "undo": self._undo,
-            "showboard": self._showboard,
-            "printsgf": self._printsgf,
         }
+        self._handlers.update(EngineViews(self).handlers())
         self._handlers.update(GoSetup(self).handlers())
         self._handlers.update(self.clock.handlers())
         self._handlers.update(GoGuiRuler(self, values).handlers())
@@ -371,29 +357,13 @@ class AgentEngine:
         self.resigned = None
         return ""
 
-    # -- settings and views ------------------------------------------------------------
-    def _boardsize(self, args: list[str]) -> str:
-        """`boardsize N`, or HTP's `boardsize W H`: the game's board (GoGui's side too)."""
-        if len(args) not in (1, 2):
-            raise GtpSyntaxError("boardsize takes one number (or width and height)")
-        sizes = tuple(int(parse_number(a, int, 0, 1000, "boardsize")) for a in args)
-        dialect = self.dialect
-        known = {(dialect.size, dialect.height), (max(dialect.size, dialect.height),) * 2}
-        if (sizes * 2)[:2] not in known:
-            raise GtpError("unacceptable size")
-        return self.clear()
-
+    # -- views ------------------------------------------------------------------------
     def _known_command(self, args: list[str]) -> str:
         return "true" if len(args) == 1 and args[0] in self.commands() else "false"
 
     def _quit(self, args: list[str]) -> str:
         self.done = True
         return ""
-
-    def _showboard(self, args: list[str]) -> str:
-        last = self.moves[-1].action if self.moves else None
-        board = plain(self.game.text.draw(self.match.board(), last, ascii_only=True))
-        return "\n" + board
 
     def record(self) -> GameRecord:
         """The game so far as a game record (finished once the game has ended)."""
@@ -405,16 +375,3 @@ class AgentEngine:
         if self.resigned is not None:
             return log.record(1 if self.resigned else -1, resigned=True)
         return log.record(self.match.result())
-
-    def _printsgf(self, args: list[str]) -> str:
-        """The game as an SGF file: the answer's text, or written to the file named."""
-        if len(args) > 1:
-            raise GtpSyntaxError("printsgf takes at most a file name")
-        data = to_sgf(self.record())
-        if not args:
-            return data.decode("utf-8").strip()
-        try:
-            atomic_write_bytes(Path(args[0]), data)
-        except OSError as e:
-            raise GtpError(f"cannot write {args[0]}: {e.strerror or e}") from None
-        return ""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+import traceback
 from typing import TextIO
 
 from boardq.gtp import Command, GtpSyntaxError, format_response
@@ -20,6 +21,8 @@ from boardq.play.gtp_analysis import ANALYSE_COMMANDS, info_line, parse_request
 __all__ = ["Lines", "run", "stream"]
 
 _NOTHING = object()
+GLANCE_SECONDS = 0.05
+"""The analysis a `genmove_analyze` shows before its move: this long a look."""
 
 
 class Lines:
@@ -96,13 +99,20 @@ def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
     write(f"={ident}\n")
     floats = request.style.floats
 
-    def info(seconds: float) -> None:
-        moves = engine.analyse(observation, seconds)[: request.max_moves]
+    def info(seconds: float) -> bool:
+        """Writes a line of the analysis; False if it failed (said on the log)."""
+        try:
+            moves = engine.analyse(observation, seconds)[: request.max_moves]
+        except Exception:  # a bug must not end a GUI's session: say it, end the stream
+            print(f"boardq gtp: {command.name} failed:", file=engine.log)
+            traceback.print_exc(file=engine.log)
+            return False
         if moves:
             write(info_line(moves, engine.vertex_of, floats) + "\n")
+        return True
 
     if request.style.genmove:
-        info(0.0)
+        info(GLANCE_SECONDS)
         try:
             vertex = engine.generate(request.seat)
         except engine.Error as e:
@@ -112,7 +122,8 @@ def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
         return
     while True:
         started = time.perf_counter()
-        info(request.interval)
-        if lines is None or lines.waiting(request.interval - (time.perf_counter() - started)):
+        if not info(request.interval) or lines is None:
+            break
+        if lines.waiting(request.interval - (time.perf_counter() - started)):
             break
     write("\n")

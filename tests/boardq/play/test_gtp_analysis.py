@@ -191,3 +191,13 @@ def test_the_stream_runs_until_the_next_command_and_then_answers_it():
     commands.close()
     runner.join(timeout=30)
     assert not runner.is_alive()
+
+
+def test_a_failing_analysis_ends_its_stream_and_the_engine_goes_on(capsys):
+    def broken(observation, seconds):
+        raise RuntimeError("no tree")
+
+    engine = AgentEngine(GO, lambda obs: int(np.flatnonzero(obs["action_mask"])[0]), analyse=broken)
+    assert engine.answer("lz-analyze b 10") == "=\n\n"
+    assert engine.answer("genmove_analyze b 10") == "=\nplay A9\n\n"
+    assert "no tree" in capsys.readouterr().err
