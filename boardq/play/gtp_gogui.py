@@ -17,6 +17,9 @@ GoGui (Game > Rules, or the program itself) asks a ruler for the game's state th
 - `gogui-analyze_commands`: GoGui's analysis menu: these, and the agent's values and
   win rates of the legal moves as boards (`boardq-values`: dboard, values in [-1, 1];
   `boardq-winrates`: sboard, percent).
+- `hexgui-analyze_commands`: HexGui's menu (its types: pspairs, string): the agent's
+  win rates as pairs of a cell in the game's own names and a percent
+  (`boardq-winrate_pairs`), and the final result.
 """
 
 from __future__ import annotations
@@ -39,6 +42,12 @@ ANALYZE_COMMANDS = (
     "string/Final result/gogui-rules_final_result",
 )
 """GoGui's analysis menu (type/label/command), one entry a line."""
+
+HEXGUI_COMMANDS = (
+    "pspairs/Agent: win rates %/boardq-winrate_pairs",
+    "string/Final result/gogui-rules_final_result",
+)
+"""HexGui's analysis menu (type/label/command)."""
 
 _MARKS = {1: "X", -1: "O", 0: "."}
 
@@ -90,9 +99,9 @@ class GoGuiRuler:
         }
         if self.values is not None:
             table["boardq-values"] = lambda args: self._values_board(lambda v: f"{v:.3f}")
-            table["boardq-winrates"] = lambda args: self._values_board(
-                lambda v: f"{50 * (np.clip(v, -1, 1) + 1):.0f}", empty='""'
-            )
+            table["boardq-winrates"] = lambda args: self._values_board(_percent, empty='""')
+            table["boardq-winrate_pairs"] = self._winrate_pairs
+            table["hexgui-analyze_commands"] = lambda args: "\n".join(HEXGUI_COMMANDS)
         return table
 
     def _menu(self) -> list[str]:
@@ -115,13 +124,25 @@ class GoGuiRuler:
         result = self.engine.match.result()
         return {None: "unknown", 1: "black", -1: "white", 0: "draw"}[result]
 
+    def _legal_values(self) -> np.ndarray:
+        """The agent's value of each legal move now (NaN elsewhere, or all once over)."""
+        engine = self.engine
+        if engine.match.over:
+            return np.full(engine.game.num_actions, np.nan)
+        values = np.array(self.values(engine.match.observation()), np.float64)
+        values[~engine.match.legal()] = np.nan
+        return values
+
+    def _winrate_pairs(self, args: list[str]) -> str:
+        """`CELL PERCENT` pairs of the legal moves, in the game's own names."""
+        values = self._legal_values()
+        actions = np.flatnonzero(~np.isnan(values))
+        return " ".join(f"{self.engine.vertex_of(int(a))} {_percent(values[a])}" for a in actions)
+
     def _values_board(self, text: Callable[[float], str], empty: str = "0") -> str:
         """The agent's values of the legal moves on GoGui's board (`empty` elsewhere)."""
         engine = self.engine
-        if engine.match.over:
-            values = np.full(engine.game.num_actions, np.nan)
-        else:
-            values = np.asarray(self.values(engine.match.observation()), np.float64)
+        values = self._legal_values()
         dialect = engine.dialect
         by_point: dict[tuple[int, int], float] = {}
         for action in np.flatnonzero(~np.isnan(values)):
@@ -135,6 +156,11 @@ class GoGuiRuler:
             return empty if value is None else text(value)
 
         return "\n" + board_rows(dialect, cell, empty)
+
+
+def _percent(value: float) -> str:
+    """A value in [-1, 1] as a win rate in percent."""
+    return f"{50 * (np.clip(value, -1, 1) + 1):.0f}"
 
 
 def _point(dialect: GtpDialect, vertex: str) -> tuple[int, int]:

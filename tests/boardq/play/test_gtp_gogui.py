@@ -96,6 +96,19 @@ def test_hex_speaks_htp():
     assert talk(engine, "genmove b") == "b1"
 
 
+def test_hexgui_session():
+    """What HexGui sends on connecting and playing (HexGui.java), answered as it reads."""
+    engine = AgentEngine(get_game("hex"), first_legal, values=lambda obs: np.zeros(49))
+    for line in ("name", "version", "boardsize 7 7", "play black d4", "genmove white"):
+        answer = engine.answer(line)
+        assert answer[0] == "=" and answer.endswith("\n\n") and len(answer) > 2, line
+    menu = talk(engine, "hexgui-analyze_commands").split("\n")
+    assert all(len(entry.split("/")) == 3 for entry in menu)  # type/label/command
+    pairs = talk(engine, "boardq-winrate_pairs").split()
+    assert pairs[:4] == ["b1", "50", "c1", "50"] and len(pairs) == 2 * 47  # a1 d4 taken
+    assert talk(engine, "undo") == "" and len(engine.moves) == 1
+
+
 def test_board_rows_put_the_highest_row_number_first():
     dialect = GtpDialect(size=3, letters="ABC", bottom_up=True, pass_action=None)
     assert board_rows(dialect, lambda r, c: str(r)) == "0 0 0\n1 1 1\n2 2 2"
