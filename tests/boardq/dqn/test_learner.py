@@ -64,14 +64,19 @@ def test_train_step_learns_a_fixed_target():
     assert int(learner.step.numpy()) == 201
 
 
-def test_soft_update_moves_target_by_tau():
-    learner = _learner(tau=0.25)
+@pytest.mark.parametrize("tau", [0.25, 0.05])
+def test_soft_update_moves_target_by_tau(tau):
+    learner = _learner(tau=tau)
+    rng = np.random.default_rng(0)  # a target apart from the online network
+    learner.target.set_weights(
+        [w + rng.normal(0, 0.3, w.shape) for w in learner.target.get_weights()]
+    )
     before_t = [w.copy() for w in learner.target.get_weights()]
     learner.train_step(_batch(learner))
     after_o = learner.online.get_weights()
     after_t = learner.target.get_weights()
     for t0, o1, t1 in zip(before_t, after_o, after_t, strict=True):
-        np.testing.assert_allclose(t1, 0.25 * o1 + 0.75 * t0, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(t1, tau * o1 + (1 - tau) * t0, rtol=1e-5, atol=1e-6)
 
 
 def test_hard_update_copies_every_k_steps():
