@@ -14,6 +14,7 @@ from boardq.boardtext import BoardText
 from boardq.config import TrainConfig
 from boardq.errors import BoardqError
 from boardq.gtp import GtpDialect
+from boardq.setup import Setup
 from boardq.symmetry import Symmetry
 
 __all__ = [
@@ -149,6 +150,8 @@ class Game:
         `bundled_agent_file`), or None.
       gtp: how its moves are named over GTP (`boardq.gtp`), for engines as opponents
         (`gtp:COMMAND`) and `boardq gtp`; None where they have no GTP names.
+      setup: how it is counted and set up (`boardq.setup`: komi, the count, the pass,
+        handicap stones); the default: no komi, no count, no pass, no handicap.
       pruned_moves: the legal moves never worth playing, bool [B, A] of planes
         [B, ...], that the `prune_moves` setting leaves out (`boardq.pruning`); None
         where the game has none.
@@ -171,6 +174,7 @@ class Game:
     bundled_agent: Path | None = None
     gtp: GtpDialect | None = None
     pruned_moves: Callable[[Any], Any] | None = None
+    setup: Setup = Setup()
 
     @property
     def dir_name(self) -> str:

@@ -133,7 +133,7 @@ class EnvGames:
       envs: fresh environments of one game (with an action mask in the observation).
       seeds: one reset seed per environment.
       score: black's points minus white's of a finished game's environment (the first
-        player is black; `GtpDialect.score`), for `Outcome.lead`; None: no count.
+        player is black; `Setup.score`), for `Outcome.lead`; None: no count.
       points: the most a game can be won by, for the lead's scale (the board's points).
     """
 

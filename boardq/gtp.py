@@ -5,7 +5,8 @@ Both sides of the protocol build on this: `boardq.players.gtp_player` drives an 
 gtp GAME`). Nothing here starts a process or imports a game.
 
 A game whose moves have GTP names declares a `GtpDialect` (`Game.gtp`): the size of its
-board and how its points are named. Go names a point by a column letter, skipping I,
+board and how its points are named (its komi, count and handicap live in its
+`boardq.setup.Setup`). Go names a point by a column letter, skipping I,
 and a row counted from the bottom (`E5`); Othello engines such as GRhino by a column
 letter and a row counted from the top (`d3`, a1 the top-left square). A vertex is read
 in either case; `pass` passes.
@@ -19,9 +20,8 @@ only blanks is no command.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "COLOURS",
@@ -57,15 +57,10 @@ class GtpDialect:
         size: the board's side (`boardsize`).
         letters: the column letters, left to right (Go skips I).
         bottom_up: rows are counted from the bottom (Go), else from the top (Othello).
-        pass_action: the action that passes, or None.
-        komi: the komi the game is played with (Go), or None where it has none.
+        pass_action: the action that passes (named `pass`), or None.
         passes_implied: a pass happens only when it is the only move, and engines are
             not told of it (GRhino refuses `play COLOUR pass`): the next `play` or
             `genmove` names the colour to move anyway.
-        score: black's points minus white's, komi included, of a finished game's
-            environment (`final_score`); None where boardq has no count.
-        handicap: the points of a fixed handicap of n stones (`handicap[n]`, GTP's
-            `fixed_handicap` placement as vertices), where the game has one (Go).
         rows: the board's rows where they are not `size` (Connect Four: 6 rows of 7).
         drop: a move names a column (Connect Four): any point of the column names it,
             and the move's vertex is the point its piece lands on (`vertex(action, row)`).
@@ -77,10 +72,7 @@ class GtpDialect:
     letters: str
     bottom_up: bool
     pass_action: int | None
-    komi: float | None = None
     passes_implied: bool = False
-    score: Callable[[Any], float] | None = None
-    handicap: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     rows: int | None = None
     drop: bool = False
     column_major: bool = False
@@ -94,17 +86,6 @@ class GtpDialect:
     def points(self) -> int:
         """The board's points (rows times columns)."""
         return self.size * self.height
-
-    def handicap_actions(self, stones: int) -> tuple[int, ...]:
-        """The actions of a fixed handicap of `stones` stones.
-
-        Raises:
-            ValueError: the game has no handicap of that many stones.
-        """
-        if stones not in self.handicap:
-            known = ", ".join(str(n) for n in sorted(self.handicap)) or "none"
-            raise ValueError(f"no fixed handicap of {stones} stones here (there are: {known})")
-        return tuple(self.action(vertex) for vertex in self.handicap[stones])
 
     def vertex(self, action: int, row: int | None = None) -> str:
         """The GTP vertex of an action: "E5", "d3" or "pass".

@@ -248,7 +248,7 @@ def _play(args, game, factory, specs, recorder=None, handicap=None) -> tuple[dic
             opponent = factory.make(spec, args.seed)
             plies = opening_plies(opponent) if args.opening_plies is None else args.opening_plies
             plies = 0 if handicap else plies
-            avoid = game.gtp.pass_action if game.gtp is not None else None
+            avoid = game.setup.pass_action
             seated = opponent
             if recorder:
                 recorder.event = f"boardq evaluate vs {spec.name}"

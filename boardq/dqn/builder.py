@@ -63,7 +63,7 @@ class Builder:
         else:
             rng = np.random.default_rng(seed)
             envs = [self.game.make_env() for _ in range(count)]
-            score = self.game.gtp.score if self.game.gtp is not None else None
+            score = self.game.setup.score
             points = self.game.num_actions - 1  # the board's points, beside the pass
             games = EnvGames(envs, rng.integers(0, 2**31, count), score=score, points=points)
         check_lead(self.config.reward_lead, games, self.game.name)

@@ -139,7 +139,7 @@ class AgentEngine:
         self.analyse = analyse
         self.move_time = move_time
         self.resign_below = resign_below
-        self.komi = self.dialect.komi
+        self.komi = game.setup.komi
         self.clock = Clock()
         self.match = Match(game)
         self.moves: list[Move] = []
@@ -226,7 +226,7 @@ class AgentEngine:
         return ""
 
     def _new_match(self) -> Match:
-        if self.komi is None or self.komi == self.dialect.komi:
+        if self.komi is None or self.komi == self.game.setup.komi:
             return Match(self.game)
         return Match(self.game, komi=self.komi)
 

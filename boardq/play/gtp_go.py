@@ -20,28 +20,28 @@ import numpy as np
 
 from boardq.gtp import GtpSyntaxError, parse_number, score_text
 from boardq.players.evaluation import Handicap
+from boardq.setup import MAX_KOMI
 
 __all__ = ["GoSetup"]
 
-MAX_KOMI = 1000.0
-
 
 class GoSetup:
-    """The setup and count commands of an engine's game (those the game has)."""
+    """The setup and count commands of an engine's game (those its `Setup` has)."""
 
     def __init__(self, engine) -> None:
         self.engine = engine
+        self.setup = engine.game.setup
         self.said_komi = False
 
     def handlers(self) -> dict:
         """The GTP commands it answers, by name (handicap and status where Go has them)."""
-        dialect = self.engine.dialect
+        setup = self.setup
         table = {"komi": self._komi}
-        if dialect.score is not None:
+        if setup.score is not None:
             table["final_score"] = self._final_score
-        if dialect.komi is not None:
+        if setup.komi is not None:
             table["final_status_list"] = self._final_status_list
-        if dialect.handicap:
+        if setup.handicap:
             table["fixed_handicap"] = self._fixed_handicap
             table["place_free_handicap"] = self._fixed_handicap
             table["set_free_handicap"] = self._set_free_handicap
@@ -53,14 +53,14 @@ class GoSetup:
             raise GtpSyntaxError("komi takes a number")
         komi = float(parse_number(args[0], float, -MAX_KOMI, MAX_KOMI, "komi"))
         engine = self.engine
-        if engine.dialect.komi is None or komi == engine.komi:
+        if self.setup.komi is None or komi == engine.komi:
             return ""
         engine.set_komi(komi)
-        if komi != engine.dialect.komi and not self.said_komi:
+        if komi != self.setup.komi and not self.said_komi:
             self.said_komi = True
             print(
                 f"boardq gtp: the agent learnt {engine.game.title} with komi "
-                f"{engine.dialect.komi:g}; it plays on, the game counted with komi {komi:g}",
+                f"{self.setup.komi:g}; it plays on, the game counted with komi {komi:g}",
                 file=engine.log,
             )
         return ""
@@ -68,9 +68,9 @@ class GoSetup:
     # -- the count --------------------------------------------------------------------
     def _final_score(self, args: list[str]) -> str:
         engine = self.engine
-        if not engine.match.over and engine.dialect.komi is None:
+        if not engine.match.over and self.setup.komi is None:
             raise engine.Error("cannot score: the game is not over")
-        return score_text(engine.dialect.score(engine.match.env))
+        return score_text(self.setup.score(engine.match.env))
 
     def _final_status_list(self, args: list[str]) -> str:
         if len(args) != 1 or args[0].lower() not in ("dead", "alive", "seki"):
@@ -87,12 +87,11 @@ class GoSetup:
         if len(args) != 1:
             raise GtpSyntaxError("fixed_handicap takes one number")
         stones = int(parse_number(args[0], int, -1000, 1000, "fixed_handicap"))
-        dialect = self.engine.dialect
-        if stones not in dialect.handicap:
+        if stones not in self.setup.handicap:
             raise self.engine.Error("invalid number of stones")
-        vertices = dialect.handicap[stones]
-        self._place([dialect.action(v) for v in vertices])
-        return " ".join(vertices)
+        points = self.setup.handicap_points(stones)
+        self._place(list(points))
+        return " ".join(self.engine.dialect.vertex(a) for a in points)
 
     def _set_free_handicap(self, args: list[str]) -> str:
         """`set_free_handicap V1 V2 ...`: the controller's points."""
@@ -115,7 +114,7 @@ class GoSetup:
         engine = self.engine
         if engine.moves:
             raise engine.Error("board not empty")
-        opening = Handicap(tuple(actions), int(engine.dialect.pass_action)).opening
+        opening = Handicap(tuple(actions), int(self.setup.pass_action)).opening
         engine.start_log(handicap=opening)
         for k, action in enumerate(opening):
             engine.record_move(action, implied=bool(k % 2))

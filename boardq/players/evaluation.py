@@ -194,18 +194,8 @@ def fixed_handicap(game, stones: int) -> Handicap:
         ValueError: the game has no handicap stones, or none of that number (the
             message says which numbers it has).
     """
-    table = game.gtp.handicap if game.gtp is not None else {}
-    if not table:
-        raise ValueError(f"{game.title} has no handicap stones")
-    if stones not in table:
-        known = sorted(table)
-        span = (
-            f"{known[0]}-{known[-1]}"
-            if known == list(range(known[0], known[-1] + 1))
-            else (", ".join(str(n) for n in known))
-        )
-        raise ValueError(f"{game.title} places {span} handicap stones, not {stones}")
-    return Handicap(game.gtp.handicap_actions(stones), int(game.gtp.pass_action))
+    points = game.setup.handicap_points(stones, game.title)
+    return Handicap(points, int(game.setup.pass_action))
 
 
 @dataclass(frozen=True)

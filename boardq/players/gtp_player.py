@@ -81,7 +81,7 @@ def check_engine(command: str, game: Game) -> None:
 def engine_warnings(command: str, game: Game) -> list[str]:
     """What is likely wrong with an engine's command line for this game (GNU Go's flags)."""
     words = split_command(command)
-    if os.path.basename(words[0]) != "gnugo" or game.gtp is None or game.gtp.komi is None:
+    if os.path.basename(words[0]) != "gnugo" or game.gtp is None or game.setup.komi is None:
         return []
     notes = []
     if "--capture-all-dead" not in words:
@@ -125,6 +125,7 @@ class GtpPlayer:
         self, game: Game, command: str, seed: int = 0, timeout_sec: float = DEFAULT_TIMEOUT_SEC
     ) -> None:
         check_engine(command, game)
+        self.game = game
         self.dialect = game.gtp
         self.engine = GtpEngine(command, timeout_sec)
         self.seed = seed
@@ -164,8 +165,9 @@ class GtpPlayer:
     def new_game(self) -> None:
         """Clears the engine's board (and seeds it) for a new game."""
         self._setup("clear_board")
-        if self.dialect.komi is not None and self.engine.knows("komi"):
-            self._setup(f"komi {self.dialect.komi:g}")
+        komi = self.game.setup.komi
+        if komi is not None and self.engine.knows("komi"):
+            self._setup(f"komi {komi:g}")
         if self.seeded:
             self._setup(f"set_random_seed {self.seed + self.games}")
         self.games += 1

@@ -16,6 +16,7 @@ import numpy as np
 from boardq.config import NetworkConfig
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.gtp import GtpDialect
+from boardq.setup import Setup
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from boardq_games.go.env import area_score, display_board, make_go_env
 from boardq_games.go.rules import PLANES, GoRules, own_eyes
@@ -23,7 +24,7 @@ from boardq_games.go.text import SIZE, TEXT
 from boardq_games.go.vector import GoVector
 from boardq_games.presets import BOARD_GAME
 
-__all__ = ["GAME", "HANDICAP", "KOMI", "PRESET", "RULES", "spiel_go"]
+__all__ = ["GAME", "GTP", "HANDICAP", "KOMI", "PRESET", "RULES", "SETUP", "spiel_go"]
 
 KOMI = 7.5
 RULES = GoRules(SIZE, KOMI)
@@ -85,6 +86,16 @@ HANDICAP = {
 }
 """The fixed handicap stones of 9x9 (GTP's `fixed_handicap`, as GNU Go places them)."""
 
+# GTP's vertices are the board's own labels (A1-J9 without I, row 1 at the bottom).
+GTP = GtpDialect(size=SIZE, letters=TEXT.grid.letters, bottom_up=True, pass_action=_POINTS)
+SETUP = Setup(
+    komi=KOMI,
+    score=area_score,
+    pass_action=_POINTS,
+    handicap={n: tuple(GTP.action(v) for v in points) for n, points in HANDICAP.items()},
+)
+"""Go's count (area with every stone alive, komi for white) and handicap stones."""
+
 
 def spiel_go(size: int, komi: float) -> OpenSpielGame:
     """OpenSpiel's `go` of a size and komi, its move limit lifted, as the mirror of go-v5's.
@@ -123,16 +134,8 @@ GAME = Game(
     board_of=display_board,
     players=(),
     bundled_agent=bundled_agent_file(__name__),
-    # GTP's vertices are the board's own labels (A1-J9 without I, row 1 at the bottom).
-    gtp=GtpDialect(
-        size=SIZE,
-        letters=TEXT.grid.letters,
-        bottom_up=True,
-        pass_action=_POINTS,
-        komi=KOMI,
-        score=area_score,
-        handicap=HANDICAP,
-    ),
+    gtp=GTP,
+    setup=SETUP,
     # With `prune_moves`, no player fills its own true eye (boardq.pruning).
     pruned_moves=own_eyes,
 )

@@ -8,6 +8,7 @@ import numpy as np
 
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
 from boardq.gtp import GtpDialect
+from boardq.setup import Setup
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from boardq_games.othello.env import SPEC, make_env
 from boardq_games.othello.rules import PASS, RULES, SIZE
@@ -56,6 +57,6 @@ GAME = Game(
         bottom_up=False,
         pass_action=PASS,
         passes_implied=True,
-        score=disc_score,
     ),
+    setup=Setup(score=disc_score, pass_action=PASS),
 )

@@ -301,7 +301,7 @@ def test_go_leads_match_the_environments_count():
     from boardq.gamebatch import EnvGames
 
     batch = GO.vector(6)
-    envs = EnvGames([GO.make_env() for _ in range(6)], range(6), score=GO.gtp.score, points=81)
+    envs = EnvGames([GO.make_env() for _ in range(6)], range(6), score=GO.setup.score, points=81)
     rng = np.random.default_rng(3)
     ended = 0
     for _ in range(300):

@@ -95,7 +95,7 @@ def test_othello_environments_count_the_disc_lead():
 
     othello = get_game("othello")
     games = EnvGames([othello.make_env() for _ in range(4)], [0, 1, 2, 3],
-                     score=othello.gtp.score, points=64)  # fmt: skip
+                     score=othello.setup.score, points=64)  # fmt: skip
     assert games.counts_lead
     rng = np.random.default_rng(0)
     ended = 0

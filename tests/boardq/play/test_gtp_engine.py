@@ -20,6 +20,7 @@ from boardq.catalog import get_game
 from boardq.play.gtp_engine import AgentEngine
 from boardq.play.match import Match
 from boardq.records import GameRecord, PlayerInfo, from_sgf, read_records, to_sgf
+from boardq_games.go import HANDICAP
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -297,7 +298,7 @@ def test_boardq_gtp_prints_an_sgf_that_boardq_and_gnugo_read_to_the_same_game(tm
 
 def test_go_takes_handicap_stones_fixed_or_free_and_records_them(go):
     assert talk(go, "list_commands")[0].count("handicap") == 3
-    assert talk(go, "fixed_handicap 3") == ["= " + " ".join(get_game("go").gtp.handicap[3])]
+    assert talk(go, "fixed_handicap 3") == ["= " + " ".join(HANDICAP[3])]
     # The stones are black's with white passing between them; white moves now.
     assert [m.vertex for m in go.moves] == ["C7", "pass", "G7", "pass", "C3"]
     assert talk(go, "play b E5", "play w E5", "undo", "undo") == [
@@ -329,7 +330,7 @@ def test_go_takes_handicap_stones_fixed_or_free_and_records_them(go):
     sgf = talk(go, "printsgf")[0]
     assert "HA[3]" in sgf and "AB[ai][ia][ee]" in sgf  # A1 bottom left, J9 top right
     talk(go, "clear_board")
-    assert talk(go, "place_free_handicap 4") == ["= " + " ".join(get_game("go").gtp.handicap[4])]
+    assert talk(go, "place_free_handicap 4") == ["= " + " ".join(HANDICAP[4])]
 
 
 def test_games_without_handicap_do_not_list_it():

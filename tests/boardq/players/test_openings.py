@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from boardq.catalog import get_game
-from boardq.gtp import GtpDialect
 from boardq.players.evaluation import (
     Handicap,
     Openings,
@@ -18,6 +17,7 @@ from boardq.players.evaluation import (
 )
 from boardq.players.gtp_client import find_program
 from boardq.records.count import LeadCount
+from boardq_games.go import HANDICAP
 
 TTT = get_game("tictactoe")
 GO = get_game("go")
@@ -104,7 +104,7 @@ class Passer:
 
 @pytest.mark.parametrize("stones", [2, 5, 9])
 def test_black_starts_with_its_stones_and_white_plays_even(stones):
-    points = GO.gtp.handicap_actions(stones)
+    points = GO.setup.handicap_points(stones)
     agent, opponent, moves, count = Passer(), Passer(), Moves(), LeadCount(GO)
     evaluate(
         count.seat(agent),
@@ -130,14 +130,13 @@ def test_black_starts_with_its_stones_and_white_plays_even(stones):
 
 def test_the_fixed_points_are_go_points_and_unknown_sizes_are_refused():
     for stones in range(2, 10):
-        points = GO.gtp.handicap_actions(stones)
+        points = GO.setup.handicap_points(stones)
         assert len(set(points)) == stones and all(0 <= p < 81 for p in points)
-    assert GO.gtp.handicap_actions(5)[2] == 40  # the centre, E5
-    with pytest.raises(ValueError, match="no fixed handicap of 10 stones"):
-        GO.gtp.handicap_actions(10)
-    dialect = GtpDialect(size=8, letters="abcdefgh", bottom_up=False, pass_action=None)
-    with pytest.raises(ValueError, match="there are: none"):
-        dialect.handicap_actions(2)
+    assert GO.setup.handicap_points(5)[2] == 40  # the centre, E5
+    with pytest.raises(ValueError, match="Go places 2-9 handicap stones, not 10"):
+        GO.setup.handicap_points(10, "Go")
+    with pytest.raises(ValueError, match="Othello has no handicap stones"):
+        get_game("othello").setup.handicap_points(2, "Othello")
 
 
 @pytest.mark.skipif(find_program("gnugo") is None, reason="GNU Go is not installed")
@@ -149,8 +148,8 @@ def test_the_points_are_gnu_gos_fixed_handicap(stones):
         engine.send("boardsize 9")
         engine.send("clear_board")
         answer = engine.send(f"fixed_handicap {stones}")
-    assert sorted(answer.split()) == sorted(GO.gtp.handicap[stones])
+    assert sorted(answer.split()) == sorted(HANDICAP[stones])
     assert np.array_equal(
-        sorted(GO.gtp.handicap_actions(stones)),
+        sorted(GO.setup.handicap_points(stones)),
         sorted(GO.gtp.action(v) for v in answer.split()),
     )

@@ -460,7 +460,7 @@ def _handicap_game(folder):
     from boardq.players.evaluation import Handicap, evaluate
 
     game = get_game("go")
-    handicap = Handicap(game.gtp.handicap_actions(3), 81)
+    handicap = Handicap(game.setup.handicap_points(3), 81)
     recorder = Recorder(game, RecordFolder(folder).add, handicap=handicap.opening)
     agent = recorder.seat(RandomPlayer(seed=0), PlayerInfo("agent"))
     other = recorder.seat(RandomPlayer(seed=1), PlayerInfo("random"))
