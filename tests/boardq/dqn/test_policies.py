@@ -59,3 +59,9 @@ def test_linear_epsilon(t, expected):
 
 def test_linear_epsilon_without_decay_is_the_end_value():
     assert linear_epsilon(0, 1.0, 0.2, 0) == 0.2
+
+
+def test_linear_epsilon_starts_at_the_start_and_ends_exactly_at_the_end():
+    assert linear_epsilon(0, 1.0, 0.1, 1) == 1.0  # a decay of one transition
+    assert linear_epsilon(1, 1.0, 0.1, 1) == 0.1
+    assert linear_epsilon(10, 1.0, 0.1, 10) == 0.1  # the end value itself, not 1.0 - 0.9

@@ -52,7 +52,7 @@ def test_ring_is_compact_and_follows_the_schema():
 
 def test_an_empty_ring_refuses_to_sample():
     ring = ReplayRing(10, (3, 3, 2), 9)
-    with pytest.raises(ValueError, match="empty"):
+    with pytest.raises(ValueError, match="^cannot sample from an empty replay memory$"):
         ring.sample(1, np.random.default_rng(0))
 
 
@@ -67,6 +67,33 @@ def test_rate_limiter_holds_the_ratio():
     assert not lim.try_sample(1)  # would be -9 < -8
     assert lim.await_insert(1, stop, 0.01)
     assert lim.inserted == 13 and lim.sampled == 16
+
+
+@pytest.mark.parametrize("tolerance", [0.0, -1.0])
+def test_a_rate_limiter_needs_a_positive_tolerance(tolerance):
+    with pytest.raises(ValueError, match="^tolerance must be > 0$"):
+        RateLimiter(ratio=1.0, warmup=0, tolerance=tolerance)
+
+
+def test_the_ratio_holds_from_the_last_warmup_transition_on():
+    lim = RateLimiter(ratio=1.0, warmup=10, tolerance=1.0)
+    stop = threading.Event()
+    assert lim.await_insert(10, stop, 0.01)  # the warm-up, whole
+    assert lim.try_sample(1)  # diff = 0 - 1 >= -1: sampling starts at once
+    assert not lim.await_insert(3, stop, 0.01)  # diff would be 3 - 1 = 2 > 1
+    assert lim.await_insert(1, stop, 0.01)  # diff = 1 - 1 = 0
+    assert lim.try_sample(1)  # diff = 1 - 2 = -1
+    assert lim.inserted == 11 and lim.sampled == 2
+
+
+@pytest.mark.timeout(60)  # an insert that did not see the stop would wait its 600 s
+def test_a_stopped_insert_returns_at_once_whatever_its_timeout():
+    lim = RateLimiter(ratio=1.0, warmup=0, tolerance=1.0)
+    stop = threading.Event()
+    assert lim.await_insert(1, stop, 0.01)
+    stop.set()
+    assert lim.await_insert(100, stop, 600.0) is False
+    assert lim.inserted == 1
 
 
 def test_rate_limiter_wait_returns_on_stop():

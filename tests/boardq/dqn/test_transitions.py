@@ -322,3 +322,14 @@ def test_the_returns_setting_names_every_rule():
     assert tuple(RULES) == RETURNS
     with pytest.raises(ValueError, match="plain, watkins"):
         make_returns("retrace")
+
+
+def test_watkins_cuts_before_every_move_but_the_best_legal_one():
+    from boardq.dqn.returns import Plain, Watkins
+
+    q = np.array([[5.0, 1.0, 0.0], [5.0, 1.0, 0.0], [0.0, 2.0, 3.0]])
+    mask = np.array([[False, True, True], [False, True, True], [True, True, True]])
+    # Game 0 plays its best legal move (move 0 is better but illegal); game 1 and 2 explore.
+    cuts = Watkins().cuts(q, mask, np.array([1, 2, 1]))
+    assert cuts.tolist() == [False, True, True]
+    assert Plain().cuts(q, mask, np.array([1, 2, 1])) is None
