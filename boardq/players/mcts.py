@@ -189,11 +189,16 @@ class TreeSearchPlayer:
             ]
 
     def _search(self, observation: Mapping[str, np.ndarray], seconds: float | None) -> Node:
-        """The root of `observation`, searched for a move unless it was already."""
+        """The root of `observation`, searched for a move unless it was already.
+
+        A position with one legal move (a forced pass) is valued, not searched.
+        """
         root = self._root_for(observation)
         if self._searched != root.key:
             budget = seconds if seconds is not None else self.move_time
-            self._grow(root, self.visits, budget)
+            self._grow(root, 1, None)
+            if len(root.actions) > 1:
+                self._grow(root, self.visits, budget)
             self._searched = root.key
         return root
 

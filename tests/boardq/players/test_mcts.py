@@ -232,6 +232,13 @@ def test_leaves_go_to_the_network_in_batches():
     assert player.stats.leaves == sum(sizes) and player.stats.calls == len(sizes)
 
 
+def test_a_forced_move_is_played_at_once():
+    board = parse(["XOX", "OOX", "XX."])  # one empty cell
+    player = TreeSearchPlayer(TTT, Neutral(9), move_time=100.0, clock=FakeClock(1.0))
+    assert player.act(observation(TTT, board)) == TTT.cell_action(2, 2)
+    assert player.stats.calls == 1 and player.root.visits == 1
+
+
 def test_one_visit_plays_the_networks_choice():
     net = Linear(C4)
     board = start(C4)
