@@ -59,7 +59,13 @@ class Lines:
 
 
 def run(engine, stdin: TextIO, stdout: TextIO) -> None:
-    """Answers `engine`'s commands from `stdin` until `quit` or the end of input."""
+    """Answers `engine`'s commands from `stdin` until `quit` or the end of input.
+
+    Bytes that are not UTF-8 are read as replacement characters (a junk command, not the
+    end of the engine).
+    """
+    if hasattr(stdin, "reconfigure"):
+        stdin.reconfigure(errors="replace")
     lines = Lines(stdin)
     while not engine.done:
         line = lines.get()

@@ -162,3 +162,48 @@ def test_junk_is_answered_on_one_line_and_the_engine_plays_on(name):
             assert "internal error" not in head, (line, answer)
     assert engine.answer("clear_board") == "=\n\n"
     assert engine.answer("genmove b").startswith("= ")
+
+
+def test_the_real_engine_survives_a_long_run_of_junk():
+    """`boardq gtp go` fed 1,500 lines of junk (bytes that are not UTF-8 among them):
+    one answer a command, none an internal error, the game still playable after."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    rng = np.random.default_rng(7)
+    names = [
+        "play",
+        "genmove",
+        "komi",
+        "boardsize",
+        "time_left",
+        "undo",
+        "fixed_handicap",
+        "kgs-time_settings",
+        "lz-analyze",
+        "gogui-rules_legal_moves",
+        "final_score",
+        "x",
+    ]
+    words = ["b", "w", "E5", "pass", "9" * 5000, "-1", "1e9", "nan", "\x00", "é", "byoyomi"]
+    lines = []
+    for _ in range(1500):
+        args = rng.choice(words, size=rng.integers(0, 4))
+        lines.append(" ".join([str(rng.choice(names)), *map(str, args)]))
+    data = ("\n".join(lines) + "\n").encode() + b"\xff\xfe name\n1 clear_board\n2 genmove b\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "boardq", "gtp", "go"],
+        input=data,
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])},
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    out = result.stdout.decode()
+    assert "internal error" not in out and b"Traceback" not in result.stderr
+    answers = [block for block in out.split("\n\n") if block.strip()]
+    assert answers[-2] == "=1" and answers[-1].startswith("=2 ")
+    assert all(block.lstrip("\n")[0] in "=?i" for block in answers)
