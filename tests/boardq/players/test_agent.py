@@ -300,3 +300,24 @@ def test_symmetric_needs_a_game_with_symmetries(tmp_path):
     assert Agent.load(path).symmetries == 1
     with pytest.raises(NoSymmetriesError, match="boardq knows none"):
         Agent.load(path, symmetric=True)
+
+
+def test_visits_or_a_time_give_the_tree_search_a_depth_the_alpha_beta(tmp_path):
+    from boardq.players.mcts import TreeSearchPlayer
+    from boardq.players.search import SearchPlayer
+
+    info = {"discount": 0.95}
+    agent = Agent.load(preference_agent(tmp_path / "a.npz", order=TOP_RIGHT_FIRST, info=info))
+    tree = agent.searcher(visits=50)
+    assert isinstance(tree, TreeSearchPlayer) and tree is agent.searcher(visits=50)
+    assert tree.discount == 0.95 and tree.describe() == "tree search of 50 visits a move"
+    assert isinstance(agent.searcher(move_time=0.5), TreeSearchPlayer)
+    assert isinstance(agent.searcher(2), SearchPlayer) and agent.searcher(2) is agent.alpha_beta(2)
+    timed = agent.alpha_beta(move_time=0.5)
+    assert isinstance(timed, SearchPlayer) and timed.describe() == "search of 0.5 s a move"
+    obs = fork_position()
+    assert agent.act(obs, visits=50) == tree.act(obs)
+    np.testing.assert_array_equal(agent.q_values(obs, visits=50), tree.q_values(obs))
+    for bad in ({}, {"depth": 2, "visits": 5}, {"move_time": 1.0, "visits": 5}):
+        with pytest.raises(ValueError, match="one of a depth, visits or a time"):
+            agent.searcher(**bad)
