@@ -18,8 +18,11 @@ def test_masked_argmax_skips_a_better_illegal_move():
 
 
 def test_masked_argmax_refuses_a_position_without_moves():
-    with pytest.raises(ValueError, match="no legal move"):
+    with pytest.raises(ValueError, match="^a position has no legal move$"):
         masked_argmax(np.zeros((1, 3)), np.zeros((1, 3), bool))
+    # One position without a move among others is refused too.
+    with pytest.raises(ValueError, match="^a position has no legal move$"):
+        masked_argmax(np.zeros((2, 3)), np.array([[1, 0, 0], [0, 0, 0]], bool))
 
 
 def test_masked_q_marks_illegal_as_minus_infinity():

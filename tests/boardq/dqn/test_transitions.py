@@ -333,3 +333,23 @@ def test_watkins_cuts_before_every_move_but_the_best_legal_one():
     cuts = Watkins().cuts(q, mask, np.array([1, 2, 1]))
     assert cuts.tolist() == [False, True, True]
     assert Plain().cuts(q, mask, np.array([1, 2, 1])) is None
+
+
+@pytest.mark.parametrize("make", [NStepBuilder, lambda n, g, s, a: NStepBatch(n, g, 2, s, a)])
+def test_a_return_of_no_moves_is_refused(make):
+    with pytest.raises(ValueError, match="^n_step must be >= 1$"):
+        make(0, GAMMA, (2, 2, 1), 3)
+
+
+def test_the_batched_chunks_are_in_the_schemas_dtypes_whatever_they_are_given():
+    shape, actions = (2, 2, 1), 3
+    batch = NStepBatch(1, GAMMA, 2, shape, actions)
+    batch.record(np.ones((2, *shape), np.int64), np.array([0, 1]))
+    # Game 0 ends (terminal rows are made inside), game 1 goes on from planes of int64.
+    chunk = batch.close(
+        np.array([1.0, 0.0]), np.array([True, False]), np.ones((2, *shape), np.int64),
+        np.array([[1, 0, 1], [0, 1, 1]]),
+    )  # fmt: skip
+    template = empty_columns(2, shape, actions)
+    assert {k: v.dtype for k, v in chunk.items()} == {k: v.dtype for k, v in template.items()}
+    np.testing.assert_array_equal(chunk["next_mask"], [[0, 1, 1], [0, 0, 0]])  # going on, ended
