@@ -398,24 +398,22 @@ runpy.run_module("boardq", run_name="__main__")
 """
 
 
-@pytest.fixture(params=["tmpfs", "injected"])
-def full_disk(request, tmp_path):
+@pytest.fixture
+def full_disk(tmp_path):
     """A disk that fills up: a real 24 MB tmpfs where one can be mounted (root or
-    CAP_SYS_ADMIN), and everywhere a run whose checkpoint writes fail with ENOSPC."""
+    CAP_SYS_ADMIN); elsewhere a run whose checkpoint writes fail with ENOSPC once told."""
     disk = tmp_path / "disk"
     disk.mkdir()
-    if request.param == "injected":
-        flag = tmp_path / "full"
-        helper = tmp_path / "full_disk.py"
-        helper.write_text(INJECTED_FULL_DISK)
-        yield FullDisk(disk, [sys.executable, str(helper), str(flag)], flag.touch, flag.unlink)
-        return
     mounted = subprocess.run(
         ["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", str(disk)],
         capture_output=True, text=True,
     )  # fmt: skip
     if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.strip()}")
+        flag = tmp_path / "full"
+        helper = tmp_path / "full_disk.py"
+        helper.write_text(INJECTED_FULL_DISK)
+        yield FullDisk(disk, [sys.executable, str(helper), str(flag)], flag.touch, flag.unlink)
+        return
     try:
         yield FullDisk(
             disk, [sys.executable, "-m", "boardq"], lambda: _fill(disk), (disk / "filler").unlink
