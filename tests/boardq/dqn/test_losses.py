@@ -10,9 +10,9 @@ from boardq.dqn.losses import double_q_target, huber, masked_max
 
 
 def test_masked_max_ignores_illegal_moves_and_terminals():
-    q = tf.constant([[1.0, 9.0, 3.0], [4.0, 5.0, 6.0]])
-    mask = tf.constant([[True, False, True], [False, False, False]])
-    np.testing.assert_allclose(masked_max(q, mask).numpy(), [3.0, 0.0])
+    q = tf.constant([[1.0, 9.0, 3.0], [4.0, 5.0, 6.0], [-2.0, -1.0, 7.0]])
+    mask = tf.constant([[True, False, True], [False, False, False], [True, True, False]])
+    np.testing.assert_allclose(masked_max(q, mask).numpy(), [3.0, 0.0, -1.0])  # row by row
 
 
 def test_double_q_target_hand_computed():
