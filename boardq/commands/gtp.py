@@ -23,12 +23,11 @@ import sys
 
 from boardq.commands.args import (
     add_search_options,
-    number,
     search_settings,
     search_words,
     searching_player,
 )
-from boardq.commands.play import add_agent_options
+from boardq.commands.play import add_agent_options, add_resign_option
 
 __all__ = ["add_command", "run", "timed_act"]
 
@@ -55,15 +54,7 @@ def add_command(sub) -> None:
         "the agent",
         "the agent looks D moves ahead, its network at the leaves (default 0: the network alone)",
     )
-    p.add_argument(
-        "--resign-below",
-        type=_win_rate,
-        default=None,
-        metavar="P",
-        help="resign when the agent's win rate of its move is below P (0..1), never in "
-        "the opening (the first quarter of the board's points in moves) nor in a handicap "
-        "game (default: never resign)",
-    )
+    add_resign_option(p)
     p.set_defaults(func=run, needs_tensorflow=False)
 
 
@@ -101,14 +92,6 @@ def run(args: argparse.Namespace) -> int:
     )
     engine.run(sys.stdin, sys.stdout)
     return 0
-
-
-def _win_rate(text: str) -> float:
-    """--resign-below's win rate: a number from 0 to 1."""
-    value = number(float, minimum=0.0)(text)
-    if value > 1:
-        raise argparse.ArgumentTypeError(f"expected a win rate from 0 to 1, got {text!r}")
-    return value
 
 
 def timed_act(agent, player):

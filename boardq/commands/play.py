@@ -26,6 +26,7 @@ from boardq.commands.args import (
     add_handicap_option,
     add_search_options,
     handicap_of,
+    number,
     search_flag,
     search_settings,
     search_words,
@@ -85,6 +86,27 @@ def add_agent_options(p) -> None:
     )
 
 
+def add_resign_option(p) -> None:
+    """`--resign-below P`: the agent resigns a lost game (`boardq.play.resign`)."""
+    p.add_argument(
+        "--resign-below",
+        type=_win_rate,
+        default=None,
+        metavar="P",
+        help="the agent resigns when its win rate of its move is below P (0..1), never in "
+        "the opening (the first quarter of the board's points in moves) nor in a handicap "
+        "game (default: it never resigns)",
+    )
+
+
+def _win_rate(text: str) -> float:
+    """--resign-below's win rate: a number from 0 to 1."""
+    value = number(float, minimum=0.0)(text)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"expected a win rate from 0 to 1, got {text!r}")
+    return value
+
+
 def add_command(subparsers) -> None:
     """Registers `boardq play`."""
     p = subparsers.add_parser(
@@ -124,6 +146,7 @@ def add_command(subparsers) -> None:
         "plays black (you, or the agent: --first agent), and white moves first; the komi "
         "stays white's",
     )
+    add_resign_option(p)
     p.add_argument("--ascii", action="store_true", help="draw the board with ASCII characters only")
     p.add_argument(
         "--record",
@@ -179,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
         record_to=args.record,
         agent_info=agent_info(agent, **search_settings(args)),
         handicap=handicap,
+        resign_below=args.resign_below,
     )
     return session.run(first_human_seat(args.first, args.seed))
 

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from boardq.gtp import GtpSyntaxError, parse_colour, parse_number
+from boardq.play.resign import win_rate
 
 __all__ = [
     "ANALYSE_COMMANDS",
@@ -144,11 +145,6 @@ def _centiseconds(text: str) -> float:
     """Seconds of an interval in centiseconds; 0 is as often as the analysis can."""
     centiseconds = parse_number(text, int, 0, MAX_CENTISECONDS, "interval")
     return max(0.05, centiseconds / 100)
-
-
-def win_rate(value: float) -> float:
-    """The mover's win rate 0..1 of a value in [-1, 1]."""
-    return float(np.clip((value + 1) / 2, 0.0, 1.0))
 
 
 def info_line(moves: list, vertex: Callable[[int], str], floats: bool) -> str:

@@ -47,12 +47,13 @@ from boardq.gtp import (
     parse_command,
 )
 from boardq.play import gtp_stream
-from boardq.play.gtp_analysis import ANALYSE_COMMANDS, win_rate
+from boardq.play.gtp_analysis import ANALYSE_COMMANDS
 from boardq.play.gtp_clock import Clock
 from boardq.play.gtp_go import GoSetup
 from boardq.play.gtp_gogui import GoGuiRuler
 from boardq.play.gtp_views import EngineViews
 from boardq.play.match import Match
+from boardq.play.resign import board_points, resigns
 from boardq.records import GameLog, GameRecord, PlayerInfo
 
 __all__ = ["AgentEngine", "GtpError", "Move"]
@@ -318,7 +319,8 @@ class AgentEngine:
         if not self.match.legal()[action]:
             raise GtpError(f"the agent chose {self.vertex_of(action)}, which is illegal")
         value = None if self.value is None else float(self.value(observation, action))
-        if self._resigns(value):
+        plies, points = len(self.moves), board_points(self.game)
+        if resigns(self.resign_below, value, plies, points, bool(self.setup_plies)):
             self.resigned = seat
             return "resign"
         self.record_move(action, generated=True, seconds=spent, value=value)
@@ -329,13 +331,6 @@ class AgentEngine:
         allowed = self.clock.budget(seat, int(self.match.legal().sum()))
         caps = [t for t in (allowed, self.move_time) if t is not None]
         return min(caps) if caps else None
-
-    def _resigns(self, value: float | None) -> bool:
-        if self.resign_below is None or value is None or self.setup_plies:
-            return False
-        if len(self.moves) < self.dialect.points // 4:  # the opening
-            return False
-        return win_rate(value) < self.resign_below
 
     def analysed(self, seat: int | None) -> Mapping[str, np.ndarray]:
         """The observation an analysis of `seat` (None: the colour to move) looks at."""

@@ -22,6 +22,7 @@ from boardq.boardtext import MoveError
 from boardq.errors import EXIT_INTERRUPTED, EXIT_OK
 from boardq.game import Game
 from boardq.play.match import Match
+from boardq.play.resign import board_points, resigns
 from boardq.play.terminal import LineReader, View
 from boardq.records import (
     GameLog,
@@ -82,6 +83,7 @@ class Session:
         record_to: str | Path | None = None,
         agent_info: PlayerInfo | None = None,
         handicap: Handicap | None = None,
+        resign_below: float | None = None,
     ) -> None:
         """Initialises the session.
 
@@ -101,6 +103,8 @@ class Session:
             placed before the first move, white passing between them (as `boardq
             evaluate --handicap` plays them); then white moves. Undo does not take them
             back.
+          resign_below: the agent resigns when its win rate of its move is below this
+            (`boardq.play.resign`: never in the opening nor in a handicap game).
         """
         self.game = game
         self.agent = agent
@@ -114,6 +118,7 @@ class Session:
         self.agent_info = agent_info or PlayerInfo("boardq agent", {"kind": "agent"})
         self.log: GameLog | None = None
         self.handicap = handicap
+        self.resign_below = resign_below
         self._setup = 0  # the plies of the handicap stones and the passes between them
         self.last_record: GameRecord | None = None
         self._commands: dict[str, Callable[[Match, int], bool]] = {
@@ -162,8 +167,8 @@ class Session:
             while not match.over:
                 if match.to_move == human_seat:
                     self._human_turn(match, human_seat)
-                else:
-                    self._agent_turn(match)
+                elif self._agent_turn(match):
+                    return self._finish(match, human_seat, resigned=True)
             return self._finish(match, human_seat)
         finally:
             match.close()
@@ -219,7 +224,8 @@ class Session:
                 self.view.board(match.board(), match.last_move())
             return
 
-    def _agent_turn(self, match: Match) -> None:
+    def _agent_turn(self, match: Match) -> bool:
+        """The agent's move, played; True if it resigned instead."""
         seat = match.to_move
         observation = match.observation()
         t0 = time.perf_counter()
@@ -228,6 +234,10 @@ class Session:
         took = f" (searched {seconds:.2f} s)" if self._searching else ""
         values = np.asarray(self.agent.q_values(observation), np.float64) if self.hints else None
         value = chosen_value(self.agent, observation, action)  # kept in the record
+        points = board_points(self.game)
+        if resigns(self.resign_below, value, len(match.moves), points, bool(self._setup)):
+            self.view.say(f"agent ({self.view.mark(seat)}) resigns")
+            return True
         match.play(action)
         self.log.add(action, seconds, value)
         move = self.view.text.describe(action)
@@ -235,9 +245,13 @@ class Session:
         if values is not None:
             self.view.values(f"agent's {self._values_of} of its moves", values)
         self.view.board(match.board(), action)
+        return False
 
-    def _finish(self, match: Match, human_seat: int) -> int:
-        result = match.result() * (1 if human_seat == 0 else -1)
+    def _finish(self, match: Match, human_seat: int, resigned: bool = False) -> int:
+        """Ends a game (`resigned`: the agent resigned it); the person's result."""
+        first = 1 if human_seat == 0 else -1  # the result for seat 0 when the person wins
+        outcome = first if resigned else match.result()
+        result = outcome * first
         key, message, style = {
             1: ("won", "You win!", "bold green"),
             0: ("drawn", "Draw.", "bold"),
@@ -247,7 +261,7 @@ class Session:
         s = self.score
         self.view.say(message, style)
         self.view.say(f"score: you won {s['won']}, drew {s['drawn']}, lost {s['lost']}")
-        self.last_record = self.log.record(match.result())
+        self.last_record = self.log.record(outcome, resigned=resigned)
         if self.record_to is not None:
             self._save(self._record_path(), self.last_record)
         return result

@@ -32,7 +32,6 @@ def boardq(args: list[str]) -> subprocess.CompletedProcess:
     [
         (["go", "--opponent", "gtp:"], 2, "bad player 'gtp:': gtp needs a command"),
         (["go", "--opponent", "gtp:no-such-engine"], 1, "engine 'no-such-engine' not found"),
-        (["tictactoe", "--opponent", "gtp:gnugo"], 1, "Tic-tac-toe's have none"),
     ],
 )
 def test_engines_that_cannot_play_are_one_line(args, code, message):

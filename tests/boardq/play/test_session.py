@@ -252,3 +252,24 @@ def test_a_handicap_game_starts_with_blacks_stones_whoever_plays_black(tmp_path)
     assert "you are O; the agent is X with 3 handicap stones" in text
     assert "agent (X) plays D6" in text
     assert np.count_nonzero(agent.seen[0][:81] == 1) == 3  # its stones, seen as the mover's
+
+
+def test_the_agent_resigns_a_lost_game_past_the_opening_only(tmp_path):
+    # Connect Four: 42 points, so no resigning in the first 10 plies; every value -0.8
+    # is a win rate of 0.1, under 0.2. The agent moves first and stacks the leftmost
+    # column it can; the person stacks on it, then on the next.
+    agent = PreferenceAgent(C4, list(range(7)))
+    agent.values[:] = -0.8
+    script = "1\n1\n1\n2\n2\nn\n"
+    s, out = session(C4, agent, script, resign_below=0.2, record_to=tmp_path / "g.jsonl")
+    assert s.run(human_seat=1) == EXIT_OK
+    text = out.getvalue()
+    assert "agent (X) resigns" in text and "You win!" in text
+    assert s.score == {"won": 1, "drawn": 0, "lost": 0}
+    record = s.last_record
+    assert record.result == -1 and "resigned" in record.result_text
+    assert len(record.moves) == 10  # its move at ply 10 was the resignation
+    # A threshold it never falls under: it plays on.
+    s, out = session(C4, agent, script, resign_below=0.05)
+    s.run(human_seat=1)
+    assert "resigns" not in out.getvalue()
