@@ -24,7 +24,7 @@ needed: Gomoku's rules take 0.1 ms a move).
 Several leaves go to the network in one call: each descent adds a virtual loss to the
 edges it took (counted apart from `n` and `w`, so the real counts stay exact), the
 next descent avoids them, and all leaves are valued and backed up together. A descent
-that meets a leaf already waiting ends the gathering (a collision: it backs nothing up).
+that meets a leaf already waiting (a collision) backs nothing up and adds no visit.
 
 numpy only; the network comes in as `q_batch(planes [B, ...]) -> Q [B, A]`.
 """
@@ -250,8 +250,8 @@ def grow(
 ) -> int:
     """Adds up to `leaves` visits to `root` with one call of the network (at most).
 
-    An unvalued root is valued first, alone (that is its first visit). Fewer visits are
-    added when a descent meets a leaf already waiting.
+    An unvalued root is valued first, alone (that is its first visit). `leaves` descents
+    are made; one that meets a leaf already waiting adds no visit.
 
     Returns:
         The positions sent to the network in its one call (0: no call).
@@ -265,8 +265,6 @@ def grow(
     waiting: list[tuple[Node, list[tuple[Node, int]]]] = []
     for _ in range(leaves):
         kind, leaf, path = _descend(root, rules, config, g)
-        if kind == "collision":
-            break
         if kind == "leaf":
             waiting.append((leaf, path))
     if not waiting:
