@@ -117,8 +117,9 @@ def tree_search_rate(
 
     The searcher is the one play uses (`Agent.searcher(move_time=...)`), on the positions
     the depths are timed on. Its rate counts the positions it sent to the network; the
-    network alone is timed on batches of the search's leaves a call, so the ratio is what
-    the tree's Python (selection, the rules, backups) leaves of the forward pass.
+    network alone is timed on batches of the search's mean leaves a call (a call's
+    descents that end the game add none), so the ratio is what the tree's Python
+    (selection, the rules, backups) leaves of the forward pass.
     """
     agent, which = search_agent(game, config)
     pool = search_positions(game, 10 * positions, seed)
@@ -139,7 +140,7 @@ def tree_search_rate(
         b - a for a, b in zip(start, (stats.leaves, stats.calls, stats.visits), strict=True)
     )
     window = Window(t0, time.monotonic())
-    k = searcher.config.leaves_per_call
+    k = max(1, round(leaves / max(calls, 1)))
     planes = np.stack([np.asarray(o["observation"], np.int8) for o in pool] * k)[:k]
     agent.q_batch(planes)
     tick, rows = time.perf_counter(), 0
@@ -158,5 +159,5 @@ def tree_search_rate(
         "share_of_forward": rate / forward,
         "agent": which,
     }
-    title = f"tree search at play, {move_time:g} s a move, up to {k} leaves a call, one thread"
+    title = f"tree search at play, {move_time:g} s a move, one thread"
     return StageResult("tree_search", title, "leaves/s", rate, figures, [window])
