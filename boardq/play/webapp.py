@@ -257,6 +257,7 @@ class WebApp:
                     depth = min(self.depth, max_depth_of(game))  # the server's start
                     move_time = None if depth else self.move_time
                     visits = None if depth or move_time else self.visits
+                    depth = None if move_time or visits else depth
                 session.new_game(seat, depth, move_time, visits)
             except RequestError:
                 self.sessions.drop(session.id)
