@@ -99,6 +99,23 @@ def add_resign_option(p) -> None:
     )
 
 
+def komi_of(args: argparse.Namespace, game: Game) -> float | None:
+    """The komi `--komi` asks for (None: the game's own).
+
+    Raises:
+      BoardqError: a komi for a game without one, or one out of bounds (one line).
+    """
+    from boardq.errors import BoardqError
+
+    if getattr(args, "komi", None) is None:
+        return None
+    try:
+        game.setup.check(game.title, komi=args.komi)
+    except ValueError as e:
+        raise BoardqError(f"--komi {args.komi:g}: {e}") from None
+    return args.komi
+
+
 def _win_rate(text: str) -> float:
     """--resign-below's win rate: a number from 0 to 1."""
     value = number(float, minimum=0.0)(text)
@@ -147,6 +164,14 @@ def add_command(subparsers) -> None:
         "stays white's",
     )
     add_resign_option(p)
+    p.add_argument(
+        "--komi",
+        type=number(float),
+        default=None,
+        metavar="K",
+        help="Go: white's komi (default: the game's own, 7.5); the games are counted with "
+        "it, and the agent, which learnt with 7.5, plays on",
+    )
     p.add_argument("--ascii", action="store_true", help="draw the board with ASCII characters only")
     p.add_argument(
         "--record",
@@ -203,6 +228,7 @@ def run(args: argparse.Namespace) -> int:
         agent_info=agent_info(agent, **search_settings(args)),
         handicap=handicap,
         resign_below=args.resign_below,
+        komi=komi_of(args, game),
     )
     return session.run(first_human_seat(args.first, args.seed))
 

@@ -84,6 +84,7 @@ class Session:
         agent_info: PlayerInfo | None = None,
         handicap: Handicap | None = None,
         resign_below: float | None = None,
+        komi: float | None = None,
     ) -> None:
         """Initialises the session.
 
@@ -105,6 +106,8 @@ class Session:
             back.
           resign_below: the agent resigns when its win rate of its move is below this
             (`boardq.play.resign`: never in the opening nor in a handicap game).
+          komi: Go's komi where not the game's own: the games are counted with it, and
+            the session says once that the agent learnt with the game's own.
         """
         self.game = game
         self.agent = agent
@@ -119,6 +122,9 @@ class Session:
         self.log: GameLog | None = None
         self.handicap = handicap
         self.resign_below = resign_below
+        own = game.setup.komi
+        self.komi = None if komi is None or komi == own else komi
+        self._options = {} if self.komi is None else {"komi": self.komi}
         self._setup = 0  # the plies of the handicap stones and the passes between them
         self.last_record: GameRecord | None = None
         self._commands: dict[str, Callable[[Match, int], bool]] = {
@@ -135,6 +141,11 @@ class Session:
     def run(self, human_seat: int) -> int:
         """Plays games until the person leaves; returns the exit code."""
         code = EXIT_OK
+        if self.komi is not None:
+            self.view.say(
+                f"Komi {self.komi:g}: the agent learnt {self.game.title} with komi "
+                f"{self.game.setup.komi:g}; it plays on, the games counted with {self.komi:g}."
+            )
         try:
             number = 1
             while True:
@@ -152,11 +163,11 @@ class Session:
 
     def play_game(self, human_seat: int, number: int = 1) -> int:
         """Plays one game; returns its result for the person (+1 won, 0 drawn, -1 lost)."""
-        match = Match(self.game)
+        match = Match(self.game, **self._options)
         person = PlayerInfo("you", {"kind": "person"})
         seats = (person, self.agent_info) if human_seat == 0 else (self.agent_info, person)
         opening = self._place_handicap(match)
-        self.log = GameLog(self.game, seats, event="boardq play", handicap=opening)
+        self.log = GameLog(self.game, seats, event="boardq play", handicap=opening, komi=self.komi)
         for action in opening:
             self.log.add(action)
         self._number = number

@@ -273,3 +273,20 @@ def test_the_agent_resigns_a_lost_game_past_the_opening_only(tmp_path):
     s, out = session(C4, agent, script, resign_below=0.05)
     s.run(human_seat=1)
     assert "resigns" not in out.getvalue()
+
+
+def test_a_go_game_with_another_komi_is_counted_with_it_and_says_so_once():
+    go = get_game("go")
+    agent = PreferenceAgent(go, [40, 81])
+    agent.values[:] = -1.0
+    agent.values[[40, 81]] = [0.9, 0.5]  # E5, then it passes
+    s, out = session(go, agent, "pass\nn\n", komi=0.5)
+    s.run(human_seat=1)
+    text = out.getvalue()
+    assert text.count("the agent learnt Go with komi 7.5") == 1
+    record = s.last_record
+    assert record.settings["komi"] == 0.5
+    assert record.result == 1 and record.result_text == "B+80.5"  # 81 points, komi 0.5
+    s, out = session(go, agent, "pass\nn\n", komi=7.5)  # the game's own: nothing said
+    s.run(human_seat=1)
+    assert "learnt" not in out.getvalue() and s.last_record.result_text == "B+73.5"
