@@ -38,6 +38,12 @@ def tiny_agent(path, game, info: dict | None = None) -> str:
         ("agent:runs/a b.npz", PlayerSpec(Kind.AGENT, "agent:runs/a b.npz", path="runs/a b.npz")),
         ("search:0", PlayerSpec(Kind.SEARCH, "search:0", depth=0)),
         ("search:3:x.npz", PlayerSpec(Kind.SEARCH, "search:3:x.npz", depth=3, path="x.npz")),
+        ("tree:400", PlayerSpec(Kind.TREE, "tree:400", visits=400)),
+        ("tree:0.5s", PlayerSpec(Kind.TREE, "tree:0.5s", move_time=0.5)),
+        (
+            "tree:2s:bundled:go",
+            PlayerSpec(Kind.TREE, "tree:2s:bundled:go", move_time=2.0, path="bundled:go"),
+        ),
     ],
 )
 def test_the_grammar(text, expected):
@@ -55,6 +61,10 @@ def test_the_grammar(text, expected):
         ("search:two", "expected a whole number of search plies"),
         ("agent:", "needs a path"),
         ("random:3", "takes no ':' argument"),
+        ("tree:0", "visits must be >= 1, got 0"),
+        ("tree:0s", "expected seconds > 0 as in tree:0.5s, got '0s'"),
+        ("tree:nans", "expected seconds > 0"),
+        ("tree", "expected a whole number of visits"),
     ],
 )
 def test_bad_specs_say_why(text, message):
@@ -124,3 +134,13 @@ def test_the_factory_builds_each_kind(tmp_path):
 
     bot = factory.make(parse_spec("mcts:7"), 0)
     assert isinstance(bot, MCTSPlayer) and bot.simulations == 7
+
+
+def test_the_tree_search_is_the_evaluated_agents_or_needs_a_path_in_a_league(tmp_path):
+    path = tiny_agent(tmp_path / "a.npz", TTT)
+    with pytest.raises(BoardqError, match="as tree:N:PATH"):
+        check_spec(parse_spec("tree:50"), TTT, need_path=True)
+    factory = PlayerFactory(TTT)
+    player = factory.make(parse_spec(f"tree:50:{path}"), 0)
+    assert player.describe() == "tree search of 50 visits a move"
+    assert factory.make(parse_spec(f"tree:0.25s:{path}"), 0).move_time == 0.25
