@@ -13,6 +13,7 @@ import pytest
 import tensorflow as tf
 
 from boardq.dqn.learner import Learner
+from boardq.dqn.losses import td_loss
 from boardq.dqn.transitions import NStepBuilder, stack_transitions
 from boardq_games import get_game
 
@@ -119,6 +120,18 @@ def test_the_learner_trains_on_the_double_dqn_loss(epsilon, splits):
         np.testing.assert_array_equal(np.sign(w0 - w1)[clear], np.sign(g)[clear])
         moved += int(clear.sum())
     assert moved > 100
+
+
+def test_td_loss_assumes_a_greedy_next_player_unless_told():
+    learner = _learner()
+    batch = _batch(seed=3)
+    taken = learner.online(batch["obs"]).numpy()[np.arange(BATCH), batch["action"]]
+    q_next = learner.online(batch["next_obs"]).numpy(), learner.target(batch["next_obs"]).numpy()
+    tensors = {k: tf.constant(v) for k, v in batch.items()}
+    loss, _, errors = td_loss(learner.online, learner.target, tensors, HUBER_DELTA)
+    y = _targets(batch, *q_next, epsilon=0.0)
+    np.testing.assert_allclose(errors.numpy(), y - taken, rtol=1e-5, atol=1e-6)
+    assert float(loss) == pytest.approx(float(np.mean(_huber(y - taken))), rel=1e-5)
 
 
 def test_a_position_lost_to_the_opponents_next_move_is_learned_as_lost():
