@@ -32,6 +32,13 @@ def test_ring_wraps_and_keeps_the_newest():
     assert set(batch["reward"].tolist()) == {2.0, 3.0, 4.0, 5.0, 6.0}
 
 
+def test_a_ring_not_yet_full_samples_only_the_rows_added():
+    ring = ReplayRing(10, (3, 3, 2), 9)
+    assert ring.obs_shape == (3, 3, 2)  # what the feed's symmetries read
+    ring.add(chunk(1, 3))
+    assert set(ring.sample(300, np.random.default_rng(0))["reward"].tolist()) == {1.0, 2.0, 3.0}
+
+
 def test_ring_chunk_larger_than_capacity():
     ring = ReplayRing(4, (3, 3, 2), 9)
     ring.add(chunk(0, 10))
@@ -166,10 +173,37 @@ def test_a_snapshot_copies_aside_only_the_blocks_about_to_be_overwritten():
     ring.add(chunk(105, 20))  # rows 5-24: block 1 and 2 are copied before that
     assert snap.copied_aside == 2
     assert [r for _, rows in blocks for r in _rewards(rows)] == list(range(10, 100))
-    with pytest.raises(RuntimeError, match="still being read"):
+    with pytest.raises(RuntimeError, match="^another snapshot of the ring is still being read$"):
         other = ring.snapshot()
         ring.snapshot()
     other.close()
+
+
+def test_a_snapshot_copies_nothing_aside_while_the_ring_has_room():
+    ring = ReplayRing(100, (3, 3, 2), 9)
+    ring.add(chunk(0, 50))
+    snap = ring.snapshot(block_rows=10)
+    ring.add(chunk(50, 50))  # into the free rows: no snapshot row is overwritten
+    assert snap.copied_aside == 0
+    ring.add(chunk(100, 10))  # rows 0-9: block 0 only
+    assert snap.copied_aside == 1
+    assert [r for _, rows in snap.blocks() for r in _rewards(rows)] == list(range(50))
+
+
+def test_a_snapshot_copies_aside_exactly_the_blocks_an_add_reaches():
+    ring = ReplayRing(100, (3, 3, 2), 9)
+    ring.add(chunk(0, 100))
+    snap = ring.snapshot(block_rows=10)
+    ring.add(chunk(100, 10))  # rows 0-9, the whole of block 0 and nothing of block 1
+    assert snap.copied_aside == 1
+    assert [r for _, rows in snap.blocks() for r in _rewards(rows)] == list(range(100))
+
+
+def test_a_snapshot_needs_blocks_of_a_row_or_more():
+    ring = ReplayRing(10, (3, 3, 2), 9)
+    with pytest.raises(ValueError, match="^block_rows must be >= 1$"):
+        ring.snapshot(block_rows=0)
+    ring.snapshot(block_rows=1).close()  # the refused one left no snapshot open
 
 
 def test_restored_rows_keep_the_newest_when_the_ring_is_smaller():
