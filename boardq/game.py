@@ -185,6 +185,19 @@ class Game:
         """
         return re.sub(r"[^A-Za-z0-9_.=-]+", "_", self.name).strip("_")
 
+    def with_komi(self, komi: float | None) -> Game:
+        """This game set up with `komi` (itself for None or its own komi).
+
+        Raises:
+            ValueError: a game without komi, or a komi out of bounds (`Setup.check`).
+        """
+        if komi is None or komi == self.setup.komi:
+            return self
+        self.setup.check(self.title, komi=komi)
+        if self.setup.variant is None:
+            raise ValueError(f"{self.title} cannot be set up with another komi")
+        return self.setup.variant(komi)
+
     def make_env(self, **kwargs):
         """A new AEC environment of this game."""
         if self.env_maker is not None:

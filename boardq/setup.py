@@ -33,12 +33,15 @@ class Setup:
         pass_action: the action that passes, or None.
         handicap: the actions of a fixed handicap of n stones (`handicap[n]`, as GNU
             Go places them), where the game has one (Go).
+        variant: the game set up with another komi (`Game.with_komi`: its environments,
+            rules, mirror and count all with that komi); None where it has none.
     """
 
     komi: float | None = None
     score: Callable[[Any], float] | None = None
     pass_action: int | None = None
     handicap: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    variant: Callable[[float], Any] | None = field(default=None, compare=False)
 
     def handicap_points(self, stones: int, title: str = "this game") -> tuple[int, ...]:
         """The actions of a fixed handicap of `stones` stones.

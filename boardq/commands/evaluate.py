@@ -37,6 +37,7 @@ from boardq.commands.args import (
     search_settings,
     searching_player,
 )
+from boardq.commands.play import add_komi_option, komi_of
 from boardq.commands.progress import GameProgress
 from boardq.players.factory import check_symmetric
 from boardq.players.gtp_player import DEFAULT_OPENING_PLIES
@@ -104,6 +105,7 @@ def add_command(sub) -> None:
         f"{DEFAULT_OPENING_PLIES} against an engine that takes no seed, such as GRhino, "
         "else 0)",
     )
+    add_komi_option(p)
     add_handicap_option(
         p,
         "as black the agent starts every game with N stones (2-9) on the fixed handicap "
@@ -157,6 +159,14 @@ def run(args: argparse.Namespace) -> int:
 
         return positions.run(args)
     game = get_game(args.game)
+    komi = komi_of(args, game)
+    if komi is not None:
+        game = game.with_komi(komi)
+        print(
+            f"boardq evaluate: {game.title} with komi {komi:g}; the agent learnt with "
+            f"{get_game(args.game).setup.komi:g} and plays on",
+            file=sys.stderr,
+        )
     if args.symmetric:
         check_symmetric(game)
     handicap = _handicap(args, game)

@@ -99,6 +99,18 @@ def add_resign_option(p) -> None:
     )
 
 
+def add_komi_option(p) -> None:
+    """`--komi K`: Go set up with another komi (`komi_of` reads it)."""
+    p.add_argument(
+        "--komi",
+        type=number(float),
+        default=None,
+        metavar="K",
+        help="Go: white's komi (default: the game's own, 7.5); the games are counted and "
+        "recorded with it, and the agent, which learnt with 7.5, plays on",
+    )
+
+
 def komi_of(args: argparse.Namespace, game: Game) -> float | None:
     """The komi `--komi` asks for (None: the game's own).
 
@@ -164,14 +176,7 @@ def add_command(subparsers) -> None:
         "stays white's",
     )
     add_resign_option(p)
-    p.add_argument(
-        "--komi",
-        type=number(float),
-        default=None,
-        metavar="K",
-        help="Go: white's komi (default: the game's own, 7.5); the games are counted with "
-        "it, and the agent, which learnt with 7.5, plays on",
-    )
+    add_komi_option(p)
     p.add_argument("--ascii", action="store_true", help="draw the board with ASCII characters only")
     p.add_argument(
         "--record",

@@ -10,12 +10,13 @@ board: `boardq evaluate` reports the mean beside the score, against every oppone
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from boardq.records.dialects import sgf_game
+from boardq.records.dialects import area_score, sgf_game
 from boardq.records.replay import replay
 
 __all__ = ["LeadCount"]
@@ -36,6 +37,9 @@ class LeadCount:
         dialect = sgf_game(game.name)
         self.game = game
         self._margin = dialect.margin if dialect is not None else None
+        komi = game.setup.komi
+        if dialect is not None and dialect.komi is not None and komi != dialect.komi:
+            self._margin = functools.partial(area_score, komi=komi)  # set up with another
         self.leads: list[float] = []
         self.firsts: list[bool] = []
         """Whether the agent moved first, game by game beside `leads`."""

@@ -205,8 +205,9 @@ def settings_of(game) -> dict[str, Any]:
     dialect = sgf_game(game.name)
     if dialect is not None:
         settings: dict[str, Any] = {"board_size": dialect.size}
-        if dialect.komi is not None:
-            settings["komi"] = dialect.komi
+        if dialect.komi is not None:  # the komi the game is set up with (Go's own: 7.5)
+            komi = getattr(getattr(game, "setup", None), "komi", None)
+            settings["komi"] = dialect.komi if komi is None else komi
         return settings
     if len(game.obs_shape) == 3:
         return {"rows": int(game.obs_shape[0]), "cols": int(game.obs_shape[1])}

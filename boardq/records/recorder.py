@@ -114,6 +114,12 @@ class GameLog:
         self.started = now_iso()
         self.moves: list[Move] = []
 
+    def _komi(self) -> float | None:
+        """The komi the game is played with: the one given, else the game's setup's."""
+        if self.komi is not None:
+            return self.komi
+        return getattr(getattr(self.game, "setup", None), "komi", None)
+
     def add(self, action: int, seconds: float | None = None, value: float | None = None) -> None:
         """Adds the move played next."""
         action = int(action)
@@ -145,10 +151,10 @@ class GameLog:
                 board = replay(self.game, [m.action for m in self.moves], keep_boards=False).boards[
                     -1
                 ]
-            text = result_text(self.game.name, result, board, self.komi)
+            text = result_text(self.game.name, result, board, self._komi())
         settings = settings_of(self.game)
-        if self.komi is not None and "komi" in settings:
-            settings["komi"] = self.komi
+        if self._komi() is not None and "komi" in settings:
+            settings["komi"] = self._komi()
         opening = self.handicap
         if opening and tuple(m.action for m in self.moves[: len(opening)]) == opening:
             settings["handicap"] = (len(opening) + 1) // 2  # stones, passes between them

@@ -9,6 +9,7 @@ once in `boardq_games.go.vector`, which training steps) are checked against both
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import numpy as np
@@ -24,7 +25,7 @@ from boardq_games.go.text import SIZE, TEXT
 from boardq_games.go.vector import GoVector
 from boardq_games.presets import BOARD_GAME
 
-__all__ = ["GAME", "GTP", "HANDICAP", "KOMI", "PRESET", "RULES", "SETUP", "spiel_go"]
+__all__ = ["GAME", "GTP", "HANDICAP", "KOMI", "PRESET", "RULES", "SETUP", "spiel_go", "with_komi"]
 
 KOMI = 7.5
 RULES = GoRules(SIZE, KOMI)
@@ -93,6 +94,7 @@ SETUP = Setup(
     score=area_score,
     pass_action=_POINTS,
     handicap={n: tuple(GTP.action(v) for v in points) for n, points in HANDICAP.items()},
+    variant=lambda komi: with_komi(komi),  # defined below, with the game
 )
 """Go's count (area with every stone alive, komi for white) and handicap stones."""
 
@@ -139,3 +141,18 @@ GAME = Game(
     # With `prune_moves`, no player fills its own true eye (boardq.pruning).
     pruned_moves=own_eyes,
 )
+
+
+def with_komi(komi: float) -> Game:
+    """Go set up with `komi`: its environments, rules, vectorized rules, mirror and count.
+
+    The agents learnt with `KOMI` and play on with another.
+    """
+    return dataclasses.replace(
+        GAME,
+        rules=GoRules(SIZE, komi),
+        openspiel=spiel_go(SIZE, komi),
+        vector=functools.partial(GoVector, size=SIZE, komi=komi),
+        env_maker=functools.partial(make_go_env, SIZE, komi=komi),
+        setup=dataclasses.replace(SETUP, komi=komi),
+    )

@@ -46,3 +46,27 @@ def test_games_without_komi_or_stones_say_so():
     with pytest.raises(ValueError, match="Hex has no handicap stones"):
         get_game("hex").setup.check("Hex", handicap=2)
     assert Setup() == get_game("tictactoe").setup
+
+
+def test_go_set_up_with_another_komi_counts_and_records_with_it():
+    from boardq.play.match import Match
+    from boardq.records import GameLog, to_sgf
+    from boardq.records.count import LeadCount
+
+    go = get_game("go")
+    half = go.with_komi(0.5)
+    assert go.with_komi(None) is go and go.with_komi(7.5) is go
+    assert half.setup.komi == 0.5 and go.setup.komi == 7.5 and "komi=0.5" in half.openspiel.name
+    match, log, lead = Match(half), GameLog(half), LeadCount(half)
+    lead.new_game()
+    lead.agent_moves()  # the agent is black
+    for action in (40, 81, 81):  # E5, then both pass: black's 81 points against komi 0.5
+        match.play(action)
+        log.add(action)
+        lead.moved(action, match.result())
+    assert half.setup.score(match.env) == 80.5 and match.result() == 1
+    record = log.record(match.result())
+    assert record.settings["komi"] == 0.5 and record.result_text == "B+80.5"
+    assert b"KM[0.5]" in to_sgf(record) and lead.leads == [80.5]
+    with pytest.raises(ValueError, match="Othello has no komi"):
+        get_game("othello").with_komi(6.5)
