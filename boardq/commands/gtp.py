@@ -98,9 +98,10 @@ def timed_act(agent, player):
     """`act(observation, seconds)`: the player's move within `seconds` (None: its own pace).
 
     The network alone (`player` is the agent) answers at once. A searching player
-    searches for `seconds`: by its own `act(observation, seconds)` where it takes them,
-    else as a timed search of the agent of about that long (one of 4 lengths a
-    doubling, kept); under `MIN_SEARCH_SECONDS`, the network answers.
+    searches for `seconds`: by its own `act(observation, seconds)` where it takes them
+    (the tree search), else (the alpha-beta of `--search D`) as an alpha-beta as deep
+    as about that long allows (one of 4 lengths a doubling, kept); under
+    `MIN_SEARCH_SECONDS`, the network answers.
     """
     if player is agent:
         return lambda observation, seconds: agent.act(observation)
@@ -114,6 +115,6 @@ def timed_act(agent, player):
         if takes_seconds:
             return player.act(observation, seconds=seconds)
         kept = 2 ** (math.floor(4 * math.log2(seconds)) / 4)
-        return agent.searcher(move_time=kept).act(observation)
+        return agent.alpha_beta(move_time=kept).act(observation)  # as deep as time allows
 
     return act

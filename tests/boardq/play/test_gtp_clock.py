@@ -135,3 +135,20 @@ def test_a_whole_game_under_gtp2ogs_time_commands_gets_no_error_and_never_overru
     assert all(a.startswith("=") for a in answers), [a for a in answers if a[0] == "?"]
     assert plies > 60 and all(s is not None and s >= 0 for s in given)
     assert max(given) <= control.period  # even in main time a move never spends more
+
+
+def test_the_commands_act_searches_within_the_seconds_the_clock_gives():
+    """`boardq gtp`'s act with the real bundled agent: the network alone ignores the
+    clock; the alpha-beta of --search and the tree search search within the seconds."""
+    from boardq.commands.gtp import timed_act
+    from boardq.commands.play import load_agent
+
+    game = get_game("go")
+    agent = load_agent(game.bundled_agent, game)
+    observation = AgentEngine(game, lambda obs: 0).match.observation()
+    legal = np.flatnonzero(observation["action_mask"])
+    for player in (agent, agent.searcher(2), agent.searcher(move_time=5.0)):
+        act = timed_act(agent, player)
+        for seconds in (None, 0.01, 0.2):
+            assert act(observation, seconds) in legal
+    assert any(key[0] == "alpha-beta" and key[2] == 2**-2.5 for key in agent._searchers)
