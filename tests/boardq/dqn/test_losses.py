@@ -35,14 +35,17 @@ def test_an_epsilon_greedy_next_player_hand_computed():
     # Row 0 as above, next player random 20% of the time over its legal moves {0, 2}:
     #   v = 0.8 * 0.5 + 0.2 * (7.0 + 0.5) / 2 = 0.4 + 0.75 = 1.15; y = -0.9 * 1.15.
     # Row 1 terminal: still 1. Row 2: v = 0.8 * -1 + 0.2 * (-1 + 4) / 2 = -0.5;
-    #   y = 0.2 + 0.81 * -0.5 = -0.205.
-    reward = tf.constant([0.0, 1.0, 0.2])
-    discount = tf.constant([-0.9, 0.0, 0.81])
-    q_online = tf.constant([[0.1, 5.0, 0.3], [1.0, 1.0, 1.0], [2.0, 1.0, 0.0]])
-    q_target = tf.constant([[7.0, 7.0, 0.5], [3.0, 3.0, 3.0], [-1.0, 4.0, 4.0]])
-    mask = tf.constant([[True, False, True], [False, False, False], [True, True, False]])
+    #   y = 0.2 + 0.81 * -0.5 = -0.205. Row 3: one legal move, its own mean:
+    #   v = 0.8 * 5 + 0.2 * 5 = 5; y = -0.9 * 5 = -4.5.
+    reward = tf.constant([0.0, 1.0, 0.2, 0.0])
+    discount = tf.constant([-0.9, 0.0, 0.81, -0.9])
+    q_online = tf.constant([[0.1, 5.0, 0.3], [1.0, 1.0, 1.0], [2.0, 1.0, 0.0], [1.0, 2.0, 3.0]])
+    q_target = tf.constant([[7.0, 7.0, 0.5], [3.0, 3.0, 3.0], [-1.0, 4.0, 4.0], [4.0, 5.0, 6.0]])
+    mask = tf.constant(
+        [[True, False, True], [False, False, False], [True, True, False], [False, True, False]]
+    )
     y = double_q_target(reward, discount, q_online, q_target, mask, epsilon=0.2).numpy()
-    np.testing.assert_allclose(y, [-0.9 * 1.15, 1.0, -0.205], rtol=1e-6)
+    np.testing.assert_allclose(y, [-0.9 * 1.15, 1.0, -0.205, -4.5], rtol=1e-6)
 
 
 def test_double_q_target_has_no_gradient():
