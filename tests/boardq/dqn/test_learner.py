@@ -11,6 +11,7 @@ import pytest
 import tensorflow as tf
 
 from boardq.dqn.learner import Learner
+from boardq.dqn.snapshot import SnapshotPool
 from boardq.dqn.transitions import FIELDS
 from boardq_games import get_game
 
@@ -100,6 +101,16 @@ def test_only_the_train_step_changes_weights():
     assert _digest(learner.online.get_weights()) == w0
     learner.train_step(_batch(learner))
     assert _digest(learner.online.get_weights()) != w0
+
+
+def test_each_published_snapshot_is_offered_to_the_opponent_pool():
+    game = get_game("tictactoe")
+    cfg = game.preset.replace(batch_size=32, hidden_units=(16,))
+    pool = SnapshotPool(size=2, every_steps=1)
+    learner = Learner(cfg, game.obs_shape, game.num_actions, pool=pool)
+    learner.train_step(_batch(learner))
+    assert learner.publish() == 1
+    assert pool.versions == [1] and pool.kept()[0] is learner.snapshots.get()
 
 
 def test_the_learning_rate_anneals_along_a_half_cosine_and_the_step_follows_it():
