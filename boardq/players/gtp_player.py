@@ -51,6 +51,11 @@ __all__ = [
     "opening_plies",
 ]
 
+ONE_GAME_ENGINES = {"gnugo": ("GNU Go", "go"), "gtp-rhino": ("GRhino", "othello")}
+"""Engines known to play one game only, by program name: their name for people and the
+game. Any game with GTP names takes a GTP engine (another `boardq gtp` among them), but
+these would play their own game on the board they are given (GNU Go: 3x3 Go)."""
+
 DEFAULT_OPENING_PLIES = 4
 """Random first moves of each game against an engine that cannot be seeded (Othello:
 244 different openings)."""
@@ -60,7 +65,8 @@ def check_engine(command: str, game: Game) -> None:
     """Refuses, without starting it, an engine for a game without GTP names or not found.
 
     Raises:
-        BoardqError: the game's moves have no GTP names, or the program is not found.
+        BoardqError: the game's moves have no GTP names, the program is known to play
+          another game only (`ONE_GAME_ENGINES`), or it is not found.
     """
     if game.gtp is None:
         from boardq.catalog import game_names, get_game
@@ -71,6 +77,11 @@ def check_engine(command: str, game: Game) -> None:
             f"{game.title}'s have none"
         )
     program = split_command(command)[0]
+    known = ONE_GAME_ENGINES.get(os.path.basename(program))
+    if known is not None and known[1] != game.name:
+        from boardq.catalog import get_game
+
+        raise EngineError(f"{known[0]} plays {get_game(known[1]).title} only, not {game.title}")
     if find_program(program) is None:
         raise EngineError(
             f"engine {program!r} not found on PATH or in /usr/games "

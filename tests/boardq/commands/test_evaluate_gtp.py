@@ -32,6 +32,8 @@ def boardq(args: list[str]) -> subprocess.CompletedProcess:
     [
         (["go", "--opponent", "gtp:"], 2, "bad player 'gtp:': gtp needs a command"),
         (["go", "--opponent", "gtp:no-such-engine"], 1, "engine 'no-such-engine' not found"),
+        (["tictactoe", "--opponent", GNUGO], 1, "GNU Go plays Go only, not Tic-tac-toe"),
+        (["go", "--opponent", "gtp:gtp-rhino -l 1"], 1, "GRhino plays Othello only, not Go"),
     ],
 )
 def test_engines_that_cannot_play_are_one_line(args, code, message):
