@@ -139,11 +139,8 @@ class RecordReplay:
                 f"  handicap: {record.settings['handicap']} stones, black's first moves "
                 "with white passing between them"
             )
-        if "komi_in_file" in record.settings:
-            view.say(
-                f"  the file's komi: {record.settings['komi_in_file']:g}; boardq counts with "
-                f"{record.settings.get('komi', 0):g}"
-            )
+        if record.settings.get("komi") is not None:
+            view.say(f"  komi: {record.settings['komi']:g}, counted with it")
         if any(move.value is not None for move in record.moves):
             view.say("  value: the agent's value of its move, +1 a win, -1 a loss")
 

@@ -170,7 +170,6 @@ def _record_json(
         "end": end,
         "claimed_result": record.claimed_result,
         "engine_count": record.engine_count,
-        "komi_in_file": record.settings.get("komi_in_file"),
         "komi": record.settings.get("komi"),
         "moves": [
             {

@@ -248,7 +248,6 @@ _NUMBER_SETTINGS = {
     "cols": (_is_count, "a whole number >= 0"),
     "handicap": (_is_count, "a whole number >= 0"),
     "komi": (_is_number, "a number"),
-    "komi_in_file": (_is_number, "a number"),
 }
 """The settings read as numbers (shown, compared, written to SGF), and what each must be."""
 

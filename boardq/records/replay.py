@@ -21,7 +21,15 @@ from boardq.errors import BoardqError
 from boardq.records.dialects import is_resignation, result_text, settings_of
 from boardq.records.record import GameRecord, RecordError, result_words
 
-__all__ = ["Replayed", "check_settings", "playable_game", "replay", "replay_named", "replay_record"]
+__all__ = [
+    "Replayed",
+    "check_settings",
+    "playable_game",
+    "replay",
+    "replay_named",
+    "replay_record",
+    "with_komi",
+]
 
 
 @dataclass(frozen=True)
@@ -81,13 +89,16 @@ def replay(game, actions: Sequence[int], keep_boards: bool = True) -> Replayed:
         result = None
         if any(env.terminations.values()) or any(env.truncations.values()):
             result = int(np.sign(env.rewards[first] - env.rewards[second]))
-        return Replayed(tuple(boards), result, result_text(game.name, result, boards[-1]))
+        text = result_text(game.name, result, boards[-1], game.setup.komi)
+        return Replayed(tuple(boards), result, text)
     finally:
         env.close()
 
 
 def check_settings(record: GameRecord, game) -> None:
     """Refuses a record whose settings (board size, komi) are not `game`'s.
+
+    (`with_komi` sets a game up with a record's komi first.)
 
     Raises:
         RecordError: the settings differ (the message says how).
@@ -99,6 +110,20 @@ def check_settings(record: GameRecord, game) -> None:
                 f"{record.source + ': ' if record.source else ''}a game with {key} {value}; "
                 f"boardq's {game.title} has {key} {wanted[key]}"
             )
+
+
+def with_komi(game, komi: float | None, where: str | None):
+    """`game` set up with a record's komi (Go); itself where either has none.
+
+    Raises:
+        RecordError: a komi the game cannot be set up with (the message says why).
+    """
+    if komi is None or game.setup.komi is None:
+        return game
+    try:
+        return game.with_komi(komi)
+    except ValueError as e:
+        raise RecordError(f"{where + ': ' if where else ''}{e}") from None
 
 
 def replay_record(record: GameRecord, game, keep_boards: bool = True) -> Replayed:
@@ -152,4 +177,5 @@ def replay_named(record: GameRecord, keep_boards: bool = True) -> tuple[Any, Rep
     game = playable_game(record.game)
     if game is None:
         raise RecordError(f"{record.source}: a game of {record.game!r}, which boardq does not play")
+    game = with_komi(game, record.settings.get("komi"), record.source)
     return game, replay_record(record, game, keep_boards)

@@ -30,7 +30,7 @@ from boardq.records.dialects import (
     sgf_game,
 )
 from boardq.records.record import GameRecord, Move, PlayerInfo, RecordError
-from boardq.records.replay import replay
+from boardq.records.replay import replay, with_komi
 
 __all__ = ["APPLICATION", "from_sgf", "to_sgf"]
 
@@ -224,6 +224,10 @@ def _read_game(game: sgf.Sgf_game, where: str) -> GameRecord:
             f"{dialect.size}x{dialect.size}"
         )
     ours = root.has_property("AP") and root.get("AP")[0] == APPLICATION
+    komi = None
+    if dialect.komi is not None:  # the file's komi is the one its game is counted with
+        komi = root.get("KM") if root.has_property("KM") else board_game.setup.komi
+        board_game = with_komi(board_game, komi, where)
     colours, actions, notes, claimed, stones = _moves(game, dialect, where)
     actions, notes = _fill_passes(colours, actions, notes, dialect, where)
     try:
@@ -238,10 +242,8 @@ def _read_game(game: sgf.Sgf_game, where: str) -> GameRecord:
     settings: dict[str, Any] = {"board_size": size}
     if stones:
         settings["handicap"] = stones
-    if dialect.komi is not None:
-        settings["komi"] = dialect.komi
-        if root.has_property("KM") and root.get("KM") != dialect.komi:
-            settings["komi_in_file"] = root.get("KM")  # boardq counts with its own
+    if komi is not None:
+        settings["komi"] = komi
     stated = root.get("RE") if root.has_property("RE") else None
     if stated is not None and stated.strip() == replayed.result_text:
         stated = None

@@ -740,7 +740,7 @@ function replayPlayers(record) {
   if (record.started) parts.push(`started ${record.started}`);
   if (record.claimed_result) parts.push(`the file's own result: ${record.claimed_result}`);
   if (record.engine_count) parts.push(`the engine's count: ${record.engine_count}`);
-  if (record.komi_in_file !== null) parts.push(`the file's komi ${record.komi_in_file}; boardq counts with ${record.komi}`);
+  if (record.komi !== null && record.komi !== undefined) parts.push(`komi ${record.komi}`);
   if (record.moves.some((m) => m.value !== null)) parts.push("value: the agent's value of its move, +1 a win, -1 a loss");
   return parts.join(" · ");
 }

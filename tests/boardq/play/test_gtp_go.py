@@ -46,7 +46,8 @@ def test_a_handicap_game_with_komi_half_a_point_end_to_end():
     sgf = to_sgf(record)
     assert b"KM[0.5]" in sgf and b"HA[2]" in sgf and b"RE[B+0.5]" in sgf
     [back] = from_sgf(sgf, "h.sgf")
-    assert back.actions == record.actions and back.settings["komi_in_file"] == 0.5
+    assert back.actions == record.actions and back.settings["komi"] == 0.5
+    assert back.result_text == f"B+{black - white - 0.5:g}"  # counted with the file's komi
 
 
 def test_final_status_list_agrees_with_the_count():

@@ -59,8 +59,8 @@ def go_sgf(root: str = "", note: str = "") -> str:
         ("nested arrays", "[" * 100_000 + "\n", "JSON nested too deeply"),
         (
             "a setting's type",
-            jsonl(**{'"settings": {}': '"settings": {"komi_in_file": "7"}'}),
-            "settings: komi_in_file must be a number, got '7'",
+            jsonl(**{'"settings": {}': '"settings": {"komi": "7"}'}),
+            "settings: komi must be a number, got '7'",
         ),  # fmt: skip
     ],
 )
@@ -99,7 +99,7 @@ def test_numbers_up_to_the_bound_are_read(tmp_path):
     path.write_text(go_sgf(root=f"KM[{'0' * 37}6.5]", note=f"time {value} s"))
     record = read_records(path).records[0]
     assert record.moves[0].seconds == pytest.approx(0.2222222)
-    assert record.settings["komi_in_file"] == 6.5  # the file's; boardq counts with its own
+    assert record.settings["komi"] == 6.5  # the file's, which its game is counted with
 
 
 def test_boardq_replay_refuses_a_long_number_in_one_line(tmp_path, monkeypatch, capsys):

@@ -27,6 +27,7 @@ from boardq.records import (
     RecordFolder,
     from_sgf,
     read_records,
+    replay_named,
     replay_record,
     save_record,
     to_sgf,
@@ -377,12 +378,19 @@ def test_every_sgf_game_is_a_game_of_that_size():
     assert SGF_GAMES["go"].komi == KOMI
 
 
-def test_a_files_own_komi_and_result_are_kept_beside_boardqs_count():
+def test_a_files_own_komi_counts_its_game_and_its_own_result_is_kept():
     [record] = from_sgf(b"(;GM[1]FF[4]SZ[9]KM[5.5]RE[W+12.5]PB[GNU Go];B[ee];W[cc])", "x.sgf")
-    assert record.settings == {"board_size": 9, "komi": 7.5, "komi_in_file": 5.5}
+    assert record.settings == {"board_size": 9, "komi": 5.5}
     assert record.claimed_result == "W+12.5" and record.players[0].name == "GNU Go"
     assert record.result is None and record.result_text == ""  # no two passes: unfinished
-    replay_record(record, get_game("go"))  # boardq's own komi: it opens
+    game, _ = replay_named(record)  # set up with the file's komi
+    assert game.setup.komi == 5.5
+    with pytest.raises(RecordError, match="komi 5.5; boardq's Go has komi 7.5"):
+        replay_record(record, get_game("go"))
+    # One black stone, then two passes: black's 81 points less the file's komi.
+    for komi, result in ((b"0.5", "B+80.5"), (b"7.5", "B+73.5"), (b"-3", "B+84")):
+        [ended] = from_sgf(b"(;GM[1]FF[4]SZ[9]KM[" + komi + b"];B[ee];W[];B[])", "x.sgf")
+        assert ended.result_text == result and ended.settings["komi"] == float(komi)
 
 
 def test_a_resignation_ends_the_moves_and_is_the_games_result():
