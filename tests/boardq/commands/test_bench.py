@@ -15,6 +15,7 @@ STAGES = {
     "search_d1",
     "search_d2",
     "search_d3",
+    "tree_search",
     "random_play",
     "vector_play",
     "collection",
@@ -58,6 +59,9 @@ def test_bench_runs_every_stage_and_writes_its_outputs(tmp_path):
     search = [report["stages"][f"search_d{d}"] for d in (1, 2, 3)]
     assert [s["depth"] for s in search] == [1, 2, 3] and search[0]["agent"] == "the bundled agent"
     assert all(s["move_sec_max"] >= s["move_sec_mean"] > 0 and s["positions"] >= 3 for s in search)
+    # The tree search: its leaves beside the network's own forward pass at that batch.
+    tree = report["stages"]["tree_search"]
+    assert tree["forward_rows_per_sec"] > 0 and tree["share_of_forward"] > 0
     assert search[0]["leaves_per_move"] < search[2]["leaves_per_move"]
     assert "s a move, at most" in " ".join(result.stdout.split())  # the table wraps lines
     assert "GFLOP/s" in result.stdout
