@@ -24,6 +24,7 @@ from boardq.commands.args import add_search_options, number, search_flag
 from boardq.errors import EXIT_OK, BoardqError
 
 if TYPE_CHECKING:
+    from boardq.game import Game
     from boardq.play.webapp import WebApp
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "add_command", "run"]
@@ -54,6 +55,7 @@ def add_command(subparsers) -> None:
         "pick one of the named games)",
     )
     play.add_agent_options(p)
+    play.add_komi_option(p)
     add_search_options(
         p,
         "the agent",
@@ -129,7 +131,7 @@ def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
 
     if not args.game:
         import_tensorflow_quietly()  # now, not in the thread of the first request
-        games = {name: get_game(name) for name in game_names()}
+        games = {name: _set_up(args, get_game(name)) for name in game_names()}
         app = WebApp(
             games,
             lambda game: play.resolve_agent(args, game),
@@ -139,7 +141,7 @@ def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
             args.visits,
         )
         return app, ""
-    game = get_game(args.game)
+    game = _set_up(args, get_game(args.game), needs_komi=True)
     if (args.search or args.move_time or args.visits) and game.rules is None:
         flag = search_flag(args)
         raise BoardqError(f"{flag} needs rules, and boardq has none for {game.title}")
@@ -154,3 +156,22 @@ def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
     )
     app.prepare(game)
     return app, f"{game.title} against {play.agent_title(agent, game)}"
+
+
+def _set_up(args: argparse.Namespace, game: Game, needs_komi: bool = False) -> Game:
+    """`game` with `--komi` where it has a komi (said once on stderr, and on the page).
+
+    Raises:
+      BoardqError: `--komi` for a GAME without komi (`needs_komi`), or out of bounds.
+    """
+    if args.komi is None or (game.setup.komi is None and not needs_komi):
+        return game
+    komi = play.komi_of(args, game)
+    if komi is None or komi == game.setup.komi:
+        return game
+    print(
+        f"boardq serve: the agent learnt {game.title} with komi {game.setup.komi:g}; it plays "
+        f"on, the games counted with komi {komi:g}",
+        file=sys.stderr,
+    )
+    return game.with_komi(komi)

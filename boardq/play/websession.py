@@ -31,6 +31,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from boardq.boardtext import MoveError
+from boardq.catalog import find_game
 from boardq.game import Game
 from boardq.play.layout import BoardLayout
 from boardq.play.match import Match
@@ -378,7 +379,7 @@ class WebSession:
         last = match.last_move()
         return {
             "session": self.id,
-            "game": {"name": self.game.name, "title": self.game.title},
+            "game": {"name": self.game.name, "title": self.game.title, **_komi_json(self.game)},
             "marks": [text.mark(0), text.mark(1)],
             "layout": self.layout.to_json(),
             "board": self.layout.pieces(board),
@@ -465,3 +466,11 @@ class Sessions:
             for session in self._sessions.values():
                 session.close()
             self._sessions.clear()
+
+
+def _komi_json(game: Game) -> dict[str, float]:
+    """A game's komi and the komi its agent learnt with (the catalog's game's), if it has one."""
+    if game.setup.komi is None:
+        return {}
+    own = find_game(game.name)
+    return {"komi": game.setup.komi, "learnt_komi": (own or game).setup.komi}

@@ -518,6 +518,9 @@ function drawHelp(state) {
   const keys = state.layout.actions.filter((p) => p.kind !== "button" && p.label.length === 1);
   const lines = [];
   if (GOALS[state.game.name]) lines.push(GOALS[state.game.name]);
+  if (state.game.komi !== undefined && state.game.komi !== state.game.learnt_komi) {
+    lines.push(`Komi ${state.game.komi}: the agent learnt ${state.game.title} with komi ${state.game.learnt_komi}; it plays on, the games counted with ${state.game.komi}.`);
+  }
   if (state.layout.kind !== "grid") {
     lines.push("Play a move by pressing its button under the board; the board is the game's own drawing.");
   } else {

@@ -6,6 +6,7 @@ in tests/boardq/play/test_web_browser.py.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -52,6 +53,8 @@ def test_bad_settings_are_one_line_each(capsys, tmp_path):
     no_rules = one_error_line(capsys, "openspiel:tic_tac_toe", "--move-time", "1")
     assert "--move-time needs rules" in no_rules
     assert "--port must be from 0 to 65535" in one_error_line(capsys, "go", "--port", "70000")
+    assert "--komi 6.5: " in one_error_line(capsys, "connect_four", "--komi", "6.5")
+    assert "--komi " in one_error_line(capsys, "go", "--komi", "1e6")
     missing = tmp_path / "missing.npz"
     assert str(missing) in one_error_line(capsys, "tictactoe", "--agent", str(missing))
     empty_runs = str(tmp_path / "runs")
@@ -111,3 +114,22 @@ def test_the_command_serves_until_ctrl_c(ttt_agent, tmp_path):
         out, err = process.communicate(timeout=START_SEC)
     assert process.returncode == EXIT_OK
     assert (out, err) == ("", "stopped\n")
+
+
+def test_komi_sets_go_up_says_so_once_and_the_page_is_told(capsys):
+    from boardq.catalog import get_game
+    from boardq.commands.serve import _set_up
+    from boardq.play.websession import _komi_json
+
+    args = argparse.Namespace(komi=6.5)
+    go = _set_up(args, get_game("go"), needs_komi=True)
+    assert go.setup.komi == 6.5 and go.make_env().unwrapped is not None
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "learnt Go with komi 7.5" in err and "komi 6.5" in err
+    # The page draws the game's komi and, where it differs, the komi the agent learnt with.
+    assert _komi_json(go) == {"komi": 6.5, "learnt_komi": 7.5}
+    assert _komi_json(get_game("go")) == {"komi": 7.5, "learnt_komi": 7.5}
+    assert _komi_json(get_game("tictactoe")) == {}
+    # Serving every game, only Go's komi changes.
+    hex_game = get_game("hex")
+    assert _set_up(args, hex_game) is hex_game
