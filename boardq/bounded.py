@@ -17,6 +17,7 @@ from typing import Any
 
 __all__ = [
     "MAX_NUMBER_CHARS",
+    "MAX_WHOLE_DIGITS",
     "NumberTextError",
     "check_number_text",
     "loads",
@@ -26,6 +27,11 @@ __all__ = [
 
 MAX_NUMBER_CHARS = 40
 """The longest number boardq reads, in characters ("-1.2345678901234567e-308" has 24)."""
+
+
+MAX_WHOLE_DIGITS = 18
+"""The most digits of a whole number in settings and on the command line (every one fits
+a 64-bit integer)."""
 
 
 class NumberTextError(ValueError):

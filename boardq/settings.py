@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardq.bounded import MAX_WHOLE_DIGITS
 from boardq.errors import BoardqError
 
 __all__ = [
@@ -79,8 +80,7 @@ class NetworkConfig:
     dueling: bool = setting(False, group="network", help="dueling value/advantage head")
 
 
-_MAX_DIGITS = 18
-"""The most digits of a whole number in settings (every one fits a 64-bit integer)."""
+_MAX_DIGITS = MAX_WHOLE_DIGITS
 
 
 def _is_whole(value: Any) -> bool:

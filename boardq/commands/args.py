@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import typing
 from collections.abc import Callable
 from typing import Any
 
+from boardq import bounded
+from boardq.bounded import MAX_WHOLE_DIGITS, NumberTextError
 from boardq.config import GROUPS, NetworkConfig, TrainConfig
 from boardq.errors import EXIT_USAGE
 
@@ -64,11 +67,19 @@ def number(kind: type, minimum: float | None = None) -> Callable[[str], Any]:
     def parse(text: str):
         noun = "whole number" if kind is int else "number"
         try:
-            value = kind(text)
+            value = kind(bounded.check_number_text(text))
+        except NumberTextError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a {noun}, got {text!r}") from None
         if value != value:  # NaN
             raise argparse.ArgumentTypeError(f"expected a {noun}, got {text!r}")
+        if kind is int and abs(value) >= 10**MAX_WHOLE_DIGITS:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number of at most {MAX_WHOLE_DIGITS} digits, got {text!r}"
+            )
+        if kind is float and not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
         if minimum is not None and value < minimum:
             raise argparse.ArgumentTypeError(f"expected a {noun} >= {minimum:g}, got {text!r}")
         return value

@@ -37,6 +37,22 @@ def test_numbers_with_a_minimum():
         number(int, minimum=1)("0")
 
 
+@pytest.mark.parametrize(
+    ("kind", "text", "message"),
+    [
+        (int, "9" * 5000, "a number 5,000 characters long"),
+        (float, "0." + "1" * 5000, "a number 5,002 characters long"),
+        (int, "1" + "0" * 18, "a whole number of at most 18 digits"),
+        (float, "1e999", "a finite number"),
+        (float, "-inf", "a finite number"),
+    ],
+)
+def test_numbers_of_any_length_are_refused_before_they_are_converted(kind, text, message):
+    with pytest.raises(argparse.ArgumentTypeError, match=message):
+        number(kind)(text)
+    assert number(int)("9" * 18) == int("9" * 18)  # the longest whole number taken
+
+
 def test_sizes_and_lists():
     assert parse_sizes("256, 128") == (256, 128) and parse_sizes("none") == ()
     with pytest.raises(argparse.ArgumentTypeError, match=">= 1"):
