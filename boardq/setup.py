@@ -62,6 +62,16 @@ class Setup:
             raise ValueError(f"{title} places {span} handicap stones, not {stones}")
         return tuple(self.handicap[stones])
 
+    def komi_note(self, title: str, komi: float) -> str:
+        """What a command says once of a game set up with `komi`, not this game's own.
+
+        (This game's own komi is the one its agents learnt with.)
+        """
+        return (
+            f"the agent learnt {title} with komi {self.komi:g}; it plays on, the games "
+            f"counted with komi {komi:g}"
+        )
+
     def check(self, title: str, komi: float | None = None, handicap: int | None = None) -> None:
         """Refuses a run's or a match's settings that the game cannot be set up with.
 

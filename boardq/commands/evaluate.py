@@ -161,12 +161,8 @@ def run(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     komi = komi_of(args, game)
     if komi is not None:
+        print(f"boardq evaluate: {game.setup.komi_note(game.title, komi)}", file=sys.stderr)
         game = game.with_komi(komi)
-        print(
-            f"boardq evaluate: {game.title} with komi {komi:g}; the agent learnt with "
-            f"{get_game(args.game).setup.komi:g} and plays on",
-            file=sys.stderr,
-        )
     if args.symmetric:
         check_symmetric(game)
     handicap = _handicap(args, game)

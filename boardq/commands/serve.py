@@ -169,9 +169,5 @@ def _set_up(args: argparse.Namespace, game: Game, needs_komi: bool = False) -> G
     komi = play.komi_of(args, game)
     if komi is None or komi == game.setup.komi:
         return game
-    print(
-        f"boardq serve: the agent learnt {game.title} with komi {game.setup.komi:g}; it plays "
-        f"on, the games counted with komi {komi:g}",
-        file=sys.stderr,
-    )
+    print(f"boardq serve: {game.setup.komi_note(game.title, komi)}", file=sys.stderr)
     return game.with_komi(komi)

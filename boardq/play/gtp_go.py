@@ -58,11 +58,7 @@ class GoSetup:
         engine.set_komi(komi)
         if komi != self.setup.komi and not self.said_komi:
             self.said_komi = True
-            print(
-                f"boardq gtp: the agent learnt {engine.game.title} with komi "
-                f"{self.setup.komi:g}; it plays on, the game counted with komi {komi:g}",
-                file=engine.log,
-            )
+            print(f"boardq gtp: {self.setup.komi_note(engine.game.title, komi)}", file=engine.log)
         return ""
 
     # -- the count --------------------------------------------------------------------

@@ -142,10 +142,8 @@ class Session:
         """Plays games until the person leaves; returns the exit code."""
         code = EXIT_OK
         if self.komi is not None:
-            self.view.say(
-                f"Komi {self.komi:g}: the agent learnt {self.game.title} with komi "
-                f"{self.game.setup.komi:g}; it plays on, the games counted with {self.komi:g}."
-            )
+            note = self.game.setup.komi_note(self.game.title, self.komi)
+            self.view.say(f"Komi {self.komi:g}: {note}.")
         try:
             number = 1
             while True:

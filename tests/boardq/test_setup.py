@@ -70,3 +70,8 @@ def test_go_set_up_with_another_komi_counts_and_records_with_it():
     assert b"KM[0.5]" in to_sgf(record) and lead.leads == [80.5]
     with pytest.raises(ValueError, match="Othello has no komi"):
         get_game("othello").with_komi(6.5)
+
+
+def test_the_note_of_another_komi_names_both():
+    note = get_game("go").setup.komi_note("Go", 0.5)
+    assert note == "the agent learnt Go with komi 7.5; it plays on, the games counted with komi 0.5"
