@@ -89,7 +89,7 @@ def add_command(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Runs `boardq serve`; returns the exit code."""
     from boardq.play.web import make_server
-    from boardq.play.websession import MAX_DEPTH, MAX_MOVE_TIME, MAX_VISITS
+    from boardq.play.websearch import MAX_DEPTH, MAX_MOVE_TIME, MAX_VISITS
 
     if args.search > MAX_DEPTH:
         raise BoardqError(f"--search is at most {MAX_DEPTH} here")
@@ -127,7 +127,7 @@ def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
     from boardq._quiet import import_tensorflow_quietly
     from boardq.catalog import game_names, get_game
     from boardq.play.webapp import WebApp
-    from boardq.play.websession import max_depth_of
+    from boardq.play.websearch import max_depth_of
 
     if not args.game:
         import_tensorflow_quietly()  # now, not in the thread of the first request

@@ -49,7 +49,11 @@ from boardq.errors import BoardqError
 from boardq.game import Game
 from boardq.play.layout import BoardLayout
 from boardq.play.webrecords import opened_record, saved_game
-from boardq.play.websession import RequestError, Sessions, WebSession, max_depth_of, whole_number
+from boardq.play.webrequest import RequestError, whole_number
+from boardq.play.websearch import max_depth_of
+from boardq.play.websession import WebSession
+from boardq.play.webstate import state_json
+from boardq.play.webstore import Sessions
 from boardq.records import PlayerInfo, agent_info, chosen_value
 
 __all__ = ["MAX_DIGITS", "Answer", "SharedAgent", "WebApp", "allowed", "parse_fields"]
@@ -74,7 +78,7 @@ class SharedAgent:
     """An agent (`boardq.players.agent.Agent`) as sessions ask it: one request at a time.
 
     The sessions of a game share it: a search by one waits for another's to end. It
-    fits `boardq.play.websession.Advisor`.
+    fits `boardq.play.websearch.Advisor`.
     """
 
     def __init__(self, agent) -> None:
@@ -226,7 +230,7 @@ class WebApp:
             if "depth" not in fields:
                 raise RequestError(400, 'give "depth": how many moves the agent looks ahead')
             session.set_depth(fields["depth"])
-        return session.state()
+        return state_json(session)
 
     def _games_json(self) -> dict[str, Any]:
         return {
@@ -262,7 +266,7 @@ class WebApp:
             except RequestError:
                 self.sessions.drop(session.id)
                 raise
-            return session.state()
+            return state_json(session)
 
     def prepare(self, game: Game) -> tuple[SharedAgent, BoardLayout]:
         """The game's agent and layout, made on its first session (or ahead of it).

@@ -24,7 +24,7 @@ from typing import Any
 from boardq.game import Game
 from boardq.play.layout import BoardLayout
 from boardq.play.replay import seat_names
-from boardq.play.websession import RequestError
+from boardq.play.webrequest import RequestError
 from boardq.records import (
     GameRecord,
     RecordError,

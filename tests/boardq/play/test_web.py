@@ -13,7 +13,9 @@ import pytest
 from boardq.catalog import get_game
 from boardq.play.layout import BoardLayout
 from boardq.play.match import Match
-from boardq.play.websession import RequestError, Sessions, WebSession
+from boardq.play.webrequest import RequestError
+from boardq.play.websession import WebSession
+from boardq.play.webstore import Sessions
 
 TTT = get_game("tictactoe")
 
@@ -134,7 +136,7 @@ def test_the_search_depth_is_the_sessions_and_needs_rules(web_client):
     state = web_client.start(depth=2)
     assert (state["depth"], state["max_depth"]) == (2, 6)
     assert web_client.ok("POST", path(state, "depth"), {"depth": 0})["depth"] == 0
-    hex_state = web_client.start("hex")  # each game to its own deepest (websession.MAX_DEPTHS)
+    hex_state = web_client.start("hex")  # each game to its own deepest (websearch.MAX_DEPTHS)
     assert (hex_state["depth"], hex_state["max_depth"]) == (0, 3)
     assert web_client.ok("POST", path(hex_state, "depth"), {"depth": 1})["depth"] == 1
     status, data = web_client.request("POST", path(hex_state, "depth"), {"depth": 4})

@@ -1,0 +1,103 @@
+"""How the web board's agent may search, and what a session asks of it (`Advisor`).
+
+How long the agent may think is the person's choice: a time per move (`MOVE_TIMES`,
+the tree search, `boardq.players.mcts`), which the page offers, the tree search's visits
+a move (the API's `visits`, `boardq serve --visits`, at most `MAX_VISITS`), or a
+fixed depth (the API's `depth`, `boardq serve --search`), at most `max_depth_of(game)`:
+the deepest depth whose typical move took under about 2 s on a two-core machine
+(docs/play.md has the figures). `search_words` says a search for people. No HTTP and
+no TensorFlow here.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from boardq.game import Game
+from boardq.records import PlayerInfo
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_DEPTHS",
+    "MAX_MOVE_TIME",
+    "MAX_VISITS",
+    "MOVE_TIMES",
+    "Advisor",
+    "max_depth_of",
+    "search_words",
+]
+
+MAX_DEPTH = 6
+"""The deepest fixed lookahead of any game (games with rules only; see `MAX_DEPTHS`)."""
+
+MAX_DEPTHS = {"tictactoe": 6, "connect_four": 6, "othello": 3, "gomoku": 3, "hex": 3, "go": 3}
+"""Each game's deepest fixed depth: the deepest whose typical move took under about 2 s
+on two busy cores with the agent that comes with boardq (measured, docs/play.md). One
+deeper took a typical 3.4 s a move in Othello, 2 s in Hex (a tenth of moves over 3.5 s),
+56 s in Gomoku and 20-50 s in Go."""
+
+_OTHER_MAX_DEPTH = 3
+"""The deepest fixed depth of a game with rules that `MAX_DEPTHS` does not name."""
+
+MOVE_TIMES = (0.5, 1.0, 2.0, 5.0)
+"""The times per move the page offers (seconds; besides thinking not at all)."""
+
+MAX_MOVE_TIME = 10.0
+"""The longest time per move a request may ask for (the game's agent is busy that long)."""
+
+MAX_VISITS = 100_000
+"""The most visits a move of the tree search a request may ask for (Go: about 40 s)."""
+
+
+class Advisor(Protocol):
+    """What a session needs of an agent; `depth`, `move_time`, `visits` say how it searches.
+
+    All unset (0, None, None): its network alone; `depth` D: D moves ahead (alpha-beta);
+    `move_time` SEC or `visits` N: a search tree grown SEC seconds or N visits a move.
+    """
+
+    def move(
+        self,
+        observation: dict,
+        depth: int = 0,
+        move_time: float | None = None,
+        visits: int | None = None,
+    ) -> tuple[int, float | None]:
+        """Its move, and its value of that move (None where it has none)."""
+        ...
+
+    def q_values(
+        self,
+        observation: dict,
+        depth: int = 0,
+        move_time: float | None = None,
+        visits: int | None = None,
+    ) -> np.ndarray:
+        """Its value of every move (NaN for illegal ones)."""
+        ...
+
+    def info(
+        self, depth: int = 0, move_time: float | None = None, visits: int | None = None
+    ) -> PlayerInfo:
+        """How a game record names it, searching so."""
+        ...
+
+
+def max_depth_of(game: Game) -> int:
+    """The deepest fixed depth the web board lets the agent search in `game` (0: no rules)."""
+    if game.rules is None:
+        return 0
+    return min(MAX_DEPTH, MAX_DEPTHS.get(game.name, _OTHER_MAX_DEPTH))
+
+
+def search_words(depth: int, move_time: float | None, visits: int | None = None) -> str:
+    """How the agent searches, for people: "up to 1 s a move", "depth 3", "its network alone"."""
+    if visits:
+        return f"{visits} visits a move"
+    if move_time:
+        return f"up to {move_time:g} s a move"
+    if depth:
+        return f"depth {depth}"
+    return "its network alone"
