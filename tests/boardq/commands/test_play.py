@@ -243,18 +243,44 @@ class Terminal:
     def send(self, keys: bytes) -> None:
         os.write(self.fd, keys)
 
+    def interrupt(self, timeout: float = 120) -> None:
+        """Ctrl-C once the child waits for a key (the prompt drawn is not enough).
+
+        Typed keys wait in the terminal until they are read, but Ctrl-C is a signal,
+        taken when it comes: input() writes its prompt and only then blocks in select(),
+        and a SIGINT between the two is noted but wakes nothing, so the child would sit
+        at the prompt until the next key (a third of the tries on a busy machine). The
+        child's main thread asleep after its prompt is the child in select(). Without
+        /proc (not Linux) Ctrl-C goes at once. The timeout only guards against a hang.
+        """
+        deadline = time.monotonic() + timeout
+        while _main_thread_state(self.pid) not in ("S", None):
+            assert time.monotonic() < deadline, "the child never waited for a key"
+            self._read(0.01)  # keeps draining what it draws
+        self.send(b"\x03")
+
     def wait(self, timeout: float = 60) -> int:
-        """Reads what is left and returns the exit code; kills the child if it lingers."""
+        """Reads what is left and returns the exit code; kills the child if it lingers.
+
+        The terminal closes (EIO) a moment before the child can be reaped, so the child
+        is waited for until the same deadline (a guard against a hang) before a kill.
+        """
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and self._read(0.2):
             pass
-        return self.close()
-
-    def close(self) -> int:
         pid, status = os.waitpid(self.pid, os.WNOHANG)
-        if pid == 0:
-            os.kill(self.pid, signal.SIGKILL)
-            _, status = os.waitpid(self.pid, 0)
+        while pid == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        return self.close(None if pid == 0 else status)
+
+    def close(self, status: int | None = None) -> int:
+        """The exit code, after a kill if the child still runs (`status`: it was reaped)."""
+        if status is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid == 0:
+                os.kill(self.pid, signal.SIGKILL)
+                _, status = os.waitpid(self.pid, 0)
         os.close(self.fd)
         return os.waitstatus_to_exitcode(status)
 
@@ -264,6 +290,15 @@ class Terminal:
     def __exit__(self, *exc) -> None:
         with contextlib.suppress(ChildProcessError, OSError):
             self.close()
+
+
+def _main_thread_state(pid: int) -> str | None:
+    """The state letter of process `pid`'s main thread (R, S, D...); None without /proc."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[0]  # after "pid (command name)"
 
 
 def colours(raw: bytes) -> set[str]:
@@ -294,7 +329,7 @@ def test_terminal_game_in_colour_then_ctrl_c(agents):
         term.send(b"undo\r")
         term.expect(r"took back your last move and the agent's reply\n\n.*\n 1   1 │ 2 │ 3\n")
         term.expect(PROMPT_X)
-        term.send(b"\x03")  # Ctrl-C
+        term.interrupt()  # Ctrl-C
         term.expect(r"bye\n")
         code = term.wait()
     assert code == 130
