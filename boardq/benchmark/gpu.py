@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardq.benchmark.measure import Window, max_in_windows, mean_in_windows
+from boardq.benchmark.measure import Clock, Window, max_in_windows, mean_in_windows
 
 __all__ = ["NVML_NOTE", "GpuStatus", "UtilizationMonitor", "load_nvml", "read_proc_stat"]
 
@@ -79,6 +79,8 @@ class UtilizationMonitor:
       hz: samples per second (NVML asks for 10 or more).
       nvml_loader: returns the pynvml module; tests pass a stand-in.
       cpu_count: cores of the machine (default: os.cpu_count()).
+      clock: where the sample times are read and the wait between samples is waited
+        (default: the monotonic clock, the wait cut short by `stop`); tests step their own.
     """
 
     def __init__(
@@ -86,6 +88,7 @@ class UtilizationMonitor:
         hz: float = 10.0,
         nvml_loader: Callable[[], Any] = load_nvml,
         cpu_count: int | None = None,
+        clock: Clock | None = None,
     ):
         if hz <= 0:
             raise ValueError("hz must be > 0")
@@ -103,6 +106,7 @@ class UtilizationMonitor:
         self.gpu_mem_util: list[list[float | None]] = []
         self.gpu_mem_used_mb: list[list[float | None]] = []
         self._stop = threading.Event()
+        self.clock = clock or Clock(time.monotonic, self._wait)
         self._thread: threading.Thread | None = None
         self._last_cpu: tuple[float, float, tuple[float, float] | None] | None = None
 
@@ -165,7 +169,7 @@ class UtilizationMonitor:
     # -- sampling -----------------------------------------------------------------------
     def sample(self) -> None:
         """Takes one sample now."""
-        now = time.monotonic()
+        now = self.clock.now()
         cpu = time.process_time()
         machine = read_proc_stat()
         proc_cores = machine_cores = None
@@ -187,8 +191,14 @@ class UtilizationMonitor:
         self.gpu_mem_util.append(mem_util)
         self.gpu_mem_used_mb.append(mem_used)
 
+    def _wait(self, seconds: float) -> None:
+        self._stop.wait(seconds)
+
     def _run(self) -> None:
-        while not self._stop.wait(self._period):
+        while True:
+            self.clock.sleep(self._period)
+            if self._stop.is_set():
+                return
             self.sample()
 
     def start(self) -> GpuStatus:

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from boardq.benchmark.gpu import UtilizationMonitor, read_proc_stat
-from boardq.benchmark.measure import Window
+from boardq.benchmark.measure import Clock, Window
 
 
 class FakeNVMLError(Exception):
@@ -57,13 +57,37 @@ class FakeNVML:
         return SimpleNamespace(gpu=value, memory=value / 2)
 
 
+def samples_taken(monitor: UtilizationMonitor, count: int) -> None:
+    """Waits until the monitor's thread has taken `count` samples, then stops it.
+
+    The deadline only guards against a hang: a busy machine delays the samples, and the
+    test waits for them rather than counting what came within a fixed time.
+    """
+    deadline = time.monotonic() + 60
+    try:
+        while len(monitor.times) < count:
+            assert time.monotonic() < deadline, f"{len(monitor.times)} samples in 60 s"
+            time.sleep(0.01)
+    finally:
+        monitor.stop()
+
+
+class Stepped:
+    """A clock that moves only when slept on, and notes each wait."""
+
+    def __init__(self):
+        self.t, self.waits = 100.0, []
+        self.clock = Clock(lambda: self.t, self.sleep)
+
+    def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        self.t += seconds
+
+
 def test_no_gpu_on_this_machine_is_reported_not_raised():
     monitor = UtilizationMonitor(hz=20)
     status = monitor.start()
-    try:
-        time.sleep(0.3)
-    finally:
-        monitor.stop()
+    samples_taken(monitor, 2)
     if status.available:
         pytest.skip("this machine has a GPU")
     assert status.reason.startswith("no GPU")
@@ -156,14 +180,19 @@ def test_a_failed_read_leaves_a_gap():
 
 
 def test_sampling_rate_is_at_least_ten_per_second():
-    nvml = FakeNVML(count=1, util={0: [30]})
-    monitor = UtilizationMonitor(nvml_loader=lambda: nvml)  # default rate
+    nvml, time_ = FakeNVML(count=1, util={0: [30]}), Stepped()
+    monitor = UtilizationMonitor(nvml_loader=lambda: nvml, clock=time_.clock)  # default rate
     assert monitor.hz >= 10
     monitor.start()
-    time.sleep(1.0)
-    monitor.stop()
-    # 1 s at 10 Hz: the first sample and about ten more (slack for a busy machine).
-    assert len(monitor.times) >= 4
+    samples_taken(monitor, 6)
+    # The thread waits a tenth of a second (or less) between samples, by its clock: the
+    # first sample at the start, then one after each wait, until stopped.
+    period = time_.waits[0]
+    assert period == pytest.approx(1 / monitor.hz) and period <= 0.1
+    assert set(time_.waits) == {period}
+    assert monitor.times[:6] == pytest.approx([100.0 + i * period for i in range(6)])
+    assert monitor.device_series(0)[:6] == [30.0] * 6
+    assert nvml.shutdowns == 1
 
 
 def test_read_proc_stat(tmp_path):
