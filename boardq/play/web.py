@@ -38,9 +38,10 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from boardq.play.webapp import MAX_DIGITS, Answer, WebApp, allowed
+from boardq.play.webapp import Answer, WebApp
 from boardq.play.webguard import SAFE_METHODS, HostGuard
 from boardq.play.webrecords import MAX_RECORD_BYTES
+from boardq.play.webrequest import MAX_DIGITS, allowed
 
 __all__ = [
     "BODY_TIMEOUT_SEC",

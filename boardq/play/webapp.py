@@ -22,44 +22,43 @@ game is kept on the server (`boardq.play.websession`), one session per page. The
     POST /api/records?name=FILE&game=N    a record file's bytes: its games, and the N-th
                                     (default 1) to step through (`boardq.play.webrecords`)
 
-A state is the board (each cell's owner), the layout (where each action is clicked,
-`boardq.play.layout`), the legal actions, the last move, the move list and the score.
-An answer is a JSON object, but for a game saved as a file (`Answer.body`, with its
-content type and name). A request that cannot be carried out is answered
-`{"error": "..."}` with a 4xx status
-and changes nothing (an expired or unknown session's answer also has `"code":
-"unknown_session"`, so the page can start a new game). A route asked with a method it
-does not take is a 405 whose `Allow` header lists the ones it does; HEAD goes where
-GET does.
+A state (`boardq.play.webstate`) is the board (each cell's owner), the layout (where
+each action is clicked, `boardq.play.layout`), the legal actions, the last move, the
+move list and the score. An answer is a JSON object, but for a game saved as a file
+(`Answer.body`, with its content type and name). Bodies and queries are read and
+checked by `boardq.play.webrequest`; a request that cannot be carried out is answered
+`{"error": "..."}` with a 4xx status and changes nothing (an expired or unknown
+session's answer also has `"code": "unknown_session"`, so the page can start a new
+game). A route asked with a method it does not take is a 405 whose `Allow` header lists
+the ones it does; HEAD goes where GET does.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from collections.abc import Callable
 from typing import Any, NamedTuple
-from urllib.parse import parse_qs
 
-import numpy as np
-
-from boardq.bounded import NumberTextError, check_number_text
 from boardq.errors import BoardqError
 from boardq.game import Game
 from boardq.play.layout import BoardLayout
 from boardq.play.webrecords import opened_record, saved_game
-from boardq.play.webrequest import RequestError, whole_number
-from boardq.play.websearch import max_depth_of
+from boardq.play.webrequest import (
+    RequestError,
+    check_method,
+    parse_fields,
+    parse_query,
+    query_number,
+    whole_number,
+)
+from boardq.play.websearch import SharedAgent, max_depth_of
 from boardq.play.websession import WebSession
 from boardq.play.webstate import state_json
 from boardq.play.webstore import Sessions
-from boardq.records import PlayerInfo, agent_info, chosen_value
 
-__all__ = ["MAX_DIGITS", "Answer", "SharedAgent", "WebApp", "allowed", "parse_fields"]
+__all__ = ["Answer", "WebApp"]
 
-MAX_DIGITS = 18
-"""The most digits a number in a request body may have (checked before it is converted)."""
 _SESSION_ROUTE = re.compile(r"/api/sessions/([^/]+)(?:/([a-z]+))?")
 # Per action of a session: its HTTP method, and the fields its body may have.
 _SESSION_ACTIONS = {
@@ -72,56 +71,6 @@ _SESSION_ACTIONS = {
     "search": ("POST", ("depth", "move_time", "visits")),
     "depth": ("POST", ("depth",)),
 }
-
-
-class SharedAgent:
-    """An agent (`boardq.players.agent.Agent`) as sessions ask it: one request at a time.
-
-    The sessions of a game share it: a search by one waits for another's to end. It
-    fits `boardq.play.websearch.Advisor`.
-    """
-
-    def __init__(self, agent) -> None:
-        self._agent = agent
-        self._lock = threading.Lock()
-
-    def _player(self, depth: int, move_time: float | None, visits: int | None):
-        if visits:
-            return self._agent.searcher(visits=visits)
-        if move_time:
-            return self._agent.searcher(move_time=move_time)
-        if depth:
-            return self._agent.searcher(depth)
-        return self._agent
-
-    def move(
-        self,
-        observation: dict,
-        depth: int = 0,
-        move_time: float | None = None,
-        visits: int | None = None,
-    ) -> tuple[int, float | None]:
-        # One hold of the lock: the value comes from the search the move came from.
-        with self._lock:
-            player = self._player(depth, move_time, visits)
-            action = int(player.act(observation))
-            value = chosen_value(player, observation, action)
-        return action, (value if np.isfinite(value) else None)
-
-    def q_values(
-        self,
-        observation: dict,
-        depth: int = 0,
-        move_time: float | None = None,
-        visits: int | None = None,
-    ):
-        with self._lock:
-            return self._player(depth, move_time, visits).q_values(observation)
-
-    def info(
-        self, depth: int = 0, move_time: float | None = None, visits: int | None = None
-    ) -> PlayerInfo:
-        return agent_info(self._agent, depth, move_time, visits)
 
 
 class WebApp:
@@ -181,23 +130,23 @@ class WebApp:
         self, method: str, path: str, body: bytes, query: str
     ) -> tuple[int, dict[str, Any]] | Answer:
         if path == "/api/games":
-            _allow(method, "GET")
+            check_method(method, "GET")
             return 200, self._games_json()
         if path == "/api/sessions":
-            _allow(method, "POST")
+            check_method(method, "POST")
             fields = parse_fields(body, ("game", "seat", "depth", "move_time", "visits"))
             return 201, self._start(fields)
         if path == "/api/records":
-            _allow(method, "POST")
+            check_method(method, "POST")
             params = parse_query(query, ("name", "game"))
-            number = _query_number(params.get("game", "1"), "game")
+            number = query_number(params.get("game", "1"), "game")
             return 200, opened_record(body, params.get("name", "record"), number, self.layout)
         found = _SESSION_ROUTE.fullmatch(path)
         if found is None or found.group(2) not in _SESSION_ACTIONS:
             raise RequestError(404, f"no such route: {path}")
         action = found.group(2)
         allowed_method, names = _SESSION_ACTIONS[action]
-        _allow(method, allowed_method)
+        check_method(method, allowed_method)
         fields = parse_fields(body, names) if method == "POST" else {}
         params = parse_query(query, ("format",) if action == "record" else ())
         session = self.sessions.get(found.group(1))
@@ -302,87 +251,3 @@ class Answer(NamedTuple):
     headers: dict[str, str] = {}
     body: bytes | None = None
     content_type: str = ""
-
-
-def allowed(method: str) -> str:
-    """The `Allow` header of a route that takes `method` (GET brings HEAD)."""
-    return "GET, HEAD" if method == "GET" else method
-
-
-def _allow(method: str, route_method: str) -> None:
-    if method != route_method:
-        raise RequestError(
-            405, f"use {route_method} here, not {method}", allow=allowed(route_method)
-        )
-
-
-def _bounded_int(text: str) -> int:
-    """A JSON integer, refused before conversion when it has too many digits."""
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise RequestError(400, f"a number in the request has over {MAX_DIGITS} digits")
-    return int(text)
-
-
-def _bounded_float(text: str) -> float:
-    """A JSON number with a fraction or exponent, refused before conversion when too long."""
-    try:
-        return float(check_number_text(text))
-    except NumberTextError as e:
-        raise RequestError(400, f"the request body: {e}") from None
-
-
-def _no_constant(text: str) -> Any:
-    raise RequestError(400, f"the request body is not valid JSON: {text} is not a number")
-
-
-def parse_query(query: str, names: tuple[str, ...]) -> dict[str, str]:
-    """The parameters of a query string (each once); only `names` may appear.
-
-    Raises:
-      RequestError: 400, an unknown or repeated parameter.
-    """
-    try:
-        params = parse_qs(query, keep_blank_values=True, max_num_fields=10)
-    except ValueError:
-        raise RequestError(400, "the query has too many parameters") from None
-    for key, values in params.items():
-        if key not in names:
-            known = ", ".join(names) if names else "none"
-            raise RequestError(400, f"unknown parameter {key[:40]!r} (this request takes: {known})")
-        if len(values) > 1:
-            raise RequestError(400, f"the parameter {key!r} is given {len(values)} times")
-    return {key: values[0] for key, values in params.items()}
-
-
-def _query_number(text: str, name: str) -> int:
-    if not (text.isascii() and text.isdigit()) or len(text) > MAX_DIGITS:
-        raise RequestError(400, f"{name} must be a whole number, not {text[:20]!r}")
-    return int(text)
-
-
-def parse_fields(body: bytes, names: tuple[str, ...]) -> dict[str, Any]:
-    """The JSON object of a request body (empty: no fields); only `names` may appear.
-
-    Raises:
-      RequestError: 400, the body is not a JSON object of those fields, or a number in
-        it has more than `MAX_DIGITS` digits, or more than `MAX_NUMBER_CHARS` characters
-        with a fraction or exponent (refused before Python converts it: an integer takes
-        time quadratic in its digits and fails past 4,300).
-    """
-    if not body.strip():
-        return {}
-    try:
-        fields = json.loads(
-            body, parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant
-        )
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise RequestError(400, f"the request body is not valid JSON: {e}") from None
-    except RecursionError:
-        raise RequestError(400, "the request body is nested too deeply") from None
-    if not isinstance(fields, dict):
-        raise RequestError(400, "the request body must be a JSON object")
-    unknown = sorted(set(fields) - set(names))
-    if unknown:
-        known = ", ".join(names) if names else "none"
-        raise RequestError(400, f"unknown field {unknown[0]!r} (this request takes: {known})")
-    return fields

@@ -5,18 +5,20 @@ the tree search, `boardq.players.mcts`), which the page offers, the tree search'
 a move (the API's `visits`, `boardq serve --visits`, at most `MAX_VISITS`), or a
 fixed depth (the API's `depth`, `boardq serve --search`), at most `max_depth_of(game)`:
 the deepest depth whose typical move took under about 2 s on a two-core machine
-(docs/play.md has the figures). `search_words` says a search for people. No HTTP and
-no TensorFlow here.
+(docs/play.md has the figures). `search_words` says a search for people.
+`SharedAgent` is the `Advisor` of an agent that a game's sessions share. No HTTP and no
+TensorFlow here.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Protocol
 
 import numpy as np
 
 from boardq.game import Game
-from boardq.records import PlayerInfo
+from boardq.records import PlayerInfo, agent_info, chosen_value
 
 __all__ = [
     "MAX_DEPTH",
@@ -25,6 +27,7 @@ __all__ = [
     "MAX_VISITS",
     "MOVE_TIMES",
     "Advisor",
+    "SharedAgent",
     "max_depth_of",
     "search_words",
 ]
@@ -101,3 +104,53 @@ def search_words(depth: int, move_time: float | None, visits: int | None = None)
     if depth:
         return f"depth {depth}"
     return "its network alone"
+
+
+class SharedAgent:
+    """An agent (`boardq.players.agent.Agent`) as sessions ask it: one request at a time.
+
+    The sessions of a game share it: a search by one waits for another's to end. It
+    fits `Advisor`.
+    """
+
+    def __init__(self, agent) -> None:
+        self._agent = agent
+        self._lock = threading.Lock()
+
+    def _player(self, depth: int, move_time: float | None, visits: int | None):
+        if visits:
+            return self._agent.searcher(visits=visits)
+        if move_time:
+            return self._agent.searcher(move_time=move_time)
+        if depth:
+            return self._agent.searcher(depth)
+        return self._agent
+
+    def move(
+        self,
+        observation: dict,
+        depth: int = 0,
+        move_time: float | None = None,
+        visits: int | None = None,
+    ) -> tuple[int, float | None]:
+        # One hold of the lock: the value comes from the search the move came from.
+        with self._lock:
+            player = self._player(depth, move_time, visits)
+            action = int(player.act(observation))
+            value = chosen_value(player, observation, action)
+        return action, (value if np.isfinite(value) else None)
+
+    def q_values(
+        self,
+        observation: dict,
+        depth: int = 0,
+        move_time: float | None = None,
+        visits: int | None = None,
+    ):
+        with self._lock:
+            return self._player(depth, move_time, visits).q_values(observation)
+
+    def info(
+        self, depth: int = 0, move_time: float | None = None, visits: int | None = None
+    ) -> PlayerInfo:
+        return agent_info(self._agent, depth, move_time, visits)

@@ -5,7 +5,7 @@ the real environment's), the person's seat, how the agent searches (a time per m
 or a fixed depth: `boardq.play.websearch`) and the score of the session. Every method
 that changes a session checks the request first and raises `RequestError`
 (`boardq.play.webrequest`) before anything changes. No HTTP and no TensorFlow here: the
-agent is an `Advisor` (`boardq.play.webapp.SharedAgent` makes one of a
+agent is an `Advisor` (`boardq.play.websearch.SharedAgent` makes one of a
 `boardq.players.agent.Agent`). A session's moves so far are `session.match.moves`
 (action numbers, in order; `match.mover_of(i)` says whose), and `session.record()` is
 the game so far as a game record (`boardq.records`): both players, each move's time
