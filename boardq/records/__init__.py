@@ -37,7 +37,8 @@ from boardq.records.recorder import (
     spec_info,
 )
 from boardq.records.replay import Replayed, playable_game, replay_named, replay_record
-from boardq.records.sgf import from_sgf, to_sgf
+from boardq.records.sgf_read import from_sgf
+from boardq.records.sgf_write import to_sgf
 
 __all__ = [
     "LINES_FILE",

@@ -19,7 +19,8 @@ from boardq import bounded
 from boardq.bounded import NumberTextError
 from boardq.records.dialects import sgf_game
 from boardq.records.record import GameRecord, RecordError
-from boardq.records.sgf import from_sgf, to_sgf
+from boardq.records.sgf_read import from_sgf
+from boardq.records.sgf_write import to_sgf
 from boardq.rundir import atomic_write_bytes
 
 __all__ = [

@@ -6,7 +6,7 @@ action number, its name in the game's own notation, the time it took and, for an
 its value of the move), the result by boardq's rules, the start time, and room for an
 engine's own count of the result. JSON lines files hold one record a line
 (`to_json` / `from_json`); SGF files hold the games that have an SGF game number
-(`boardq.records.sgf`).
+(`boardq.records.sgf_write`, `boardq.records.sgf_read`).
 
 No TensorFlow and no environment here: checking that the moves are legal is replaying
 them (`boardq.records.replay`).
