@@ -6,6 +6,8 @@ at the leaves and exact values where a game ends (the tree itself: `boardq.playe
 It keeps its tree between the moves of a game: a position found in the kept tree one or
 two plies below the last root (the opponent's reply to the move played, a hint's
 position before the move) starts the next search with that subtree and its visits.
+Outcomes proven in the tree (`boardq.players.proven`) end a search early: a root proven
+won, drawn or lost is played at once, by its proof.
 
 The interface, for every caller (play, evaluate, serve, the GTP engine and its analysis):
 
@@ -13,6 +15,7 @@ The interface, for every caller (play, evaluate, serve, the GTP engine and its a
     q_values(observation) -> [A]              each move's value (NaN: illegal)
     value_of(observation, action) -> float    a move's value, from the search it moved by
     analyse(observation, seconds) -> [MoveStats]  the tree grown `seconds` more, best first
+    forget()                                  drop the kept tree (unrelated positions next)
     describe() -> str
 
 No TensorFlow here: the network comes in as `q_batch(planes [B, ...]) -> Q [B, A]`.
@@ -47,11 +50,14 @@ class MoveStats:
 
     Attributes:
         action: the move.
-        visits: the visits through it.
-        value: its mean value, from the mover's view, in [-1, 1] (+1 a win now; the
-            network's value while it has no visit).
+        visits: the visits through it (a proven move's stop growing once proven).
+        value: its mean value, from the mover's view, in [-1, 1] (the network's value
+            while it has no visit); for a proven move its exact value: g^(k-1) a win in k
+            moves (+1 now), 0 a draw, -g^(k-1) a loss in k.
         prior: its prior (0..1; the priors of a position add up to 1).
-        pv: the principal variation, starting with `action`.
+        pv: the principal variation, starting with `action`; through proven positions
+            it follows their proof (the quickest win proven, the slowest loss).
+        proven: whether its outcome is proven (then `value` is exact, not a mean).
     """
 
     action: int
@@ -59,6 +65,7 @@ class MoveStats:
     value: float
     prior: float
     pv: tuple[int, ...]
+    proven: bool = False
 
 
 @dataclass
@@ -73,6 +80,8 @@ class TreeStats:
     """Visits added to trees (leaves valued, ended games reached again, roots valued)."""
     reused: int = 0
     """Visits found in the kept tree at the start of searches."""
+    solved: int = 0
+    """Searches for a move whose root was proven (they stop there, before their budget)."""
 
 
 def _seconds(value: float | None, what: str) -> float | None:
@@ -139,7 +148,7 @@ class TreeSearchPlayer:
         return len(principal_variation(root, root.best_edge()))
 
     def act(self, observation: Mapping[str, np.ndarray], seconds: float | None = None) -> int:
-        """The move to play: the most visited (see `Node.best_edge`).
+        """The move to play (`Node.best_edge`): a proof's best, else the most visited.
 
         Args:
             observation: the PettingZoo observation of the player to move.
@@ -170,13 +179,12 @@ class TreeSearchPlayer:
             return self.move_stats()
 
     def move_stats(self) -> list[MoveStats]:
-        """The kept root's moves, best first (most visits, then value, then lower move)."""
+        """The kept root's moves, best first, in the order `act` chooses (`Node.ranked`)."""
         with self._lock:
             root = self.root
             if root is None or not root.expanded:
                 return []
             means = root.means()
-            order = np.lexsort((root.actions, -means, -root.n))
             return [
                 MoveStats(
                     action=int(root.actions[i]),
@@ -184,9 +192,16 @@ class TreeSearchPlayer:
                     value=float(means[i]),
                     prior=float(root.prior[i]),
                     pv=principal_variation(root, int(i)),
+                    proven=not math.isnan(root.exact[i]),
                 )
-                for i in order
+                for i in root.ranked()
             ]
+
+    def forget(self) -> None:
+        """Drops the kept tree: the next search starts afresh (for unrelated positions)."""
+        with self._lock:
+            self.root = None
+            self._searched = None
 
     def _search(self, observation: Mapping[str, np.ndarray], seconds: float | None) -> Node:
         """The root of `observation`, searched for a move unless it was already.
@@ -199,6 +214,7 @@ class TreeSearchPlayer:
             self._grow(root, 1, None)
             if len(root.actions) > 1:
                 self._grow(root, self.visits, budget)
+            self.stats.solved += root.solved
             self._searched = root.key
         return root
 
@@ -239,6 +255,8 @@ class TreeSearchPlayer:
         k = self.config.leaves_per_call
         while True:
             before = root.visits
+            if root.solved:
+                return
             if visits is not None and before >= visits:
                 return
             if before > 0 and deadline is not None and self.clock() >= deadline:

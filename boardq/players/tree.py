@@ -15,11 +15,16 @@ so a win in k moves is worth g^(k-1) as in the alpha-beta, and an edge's mean
 visits, and an edge's visits are the visits of the node it leads to (or, for an edge
 that ends the game, how often it was taken): `Node.visits == 1 + n.sum()` holds exactly.
 
-An edge is chosen by PUCT: argmax of q + c * prior * sqrt(visits) / (1 + n), where q is
-the edge's mean, or the network's (clipped) value of the move while it has no visit
-(a new child is valued by its parent's Q), and the priors are softmax(Q / T) over the
-legal moves. Children are made when first chosen (a move is applied once, when
-needed: Gomoku's rules take 0.1 ms a move).
+Edges and nodes whose outcome is known are proven (`boardq.players.proven`, an
+MCTS-Solver): a move that ends the game, or one into a position proven won, drawn or
+lost. A proven edge's mean is its exact value and no descent takes it again; a proven
+root is searched no more.
+
+An edge is chosen by PUCT among those not proven: argmax of q + c * prior *
+sqrt(visits) / (1 + n), where q is the edge's mean, or the network's (clipped) value of
+the move while it has no visit (a new child is valued by its parent's Q), and the priors
+are softmax(Q / T) over the legal moves. Children are made when first chosen (a move is
+applied once, when needed: Gomoku's rules take 0.1 ms a move).
 
 Several leaves go to the network in one call: each descent adds a virtual loss to the
 edges it took (counted apart from `n` and `w`, so the real counts stay exact), the
@@ -36,6 +41,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from boardq.players.proven import ranked, settle
 
 if TYPE_CHECKING:
     from boardq.game import Rules
@@ -88,9 +95,11 @@ class Node:
         prior, q0: float [E], the priors and the network's clipped values of the moves.
         n, w: int [E] and float [E], each edge's visits and sum of backed-up values.
         vloss: int [E], descents under way through each edge (virtual losses).
-        exact: float [E], the result of a move that ends the game (NaN: it goes on).
+        exact: float [E], each edge's proven value (NaN: not proven): a move that ends
+            the game its result, a move into a proven position -g times its value.
         children: the node each edge leads to (None: not made, or the game ended).
         value: the network's value of the position (its mover's view).
+        proven: the position's proven value (its mover's view; NaN: not proven).
     """
 
     __slots__ = (
@@ -102,6 +111,7 @@ class Node:
         "n",
         "pending",
         "prior",
+        "proven",
         "q0",
         "scanned",
         "value",
@@ -114,12 +124,18 @@ class Node:
         self.key: bytes | None = None
         self.actions: np.ndarray | None = None
         self.value = 0.0
+        self.proven = math.nan
         self.pending = False  # waiting for the network in the batch being gathered
         self.scanned = False  # every move tried for an end of the game
 
     @property
     def expanded(self) -> bool:
         return self.actions is not None
+
+    @property
+    def solved(self) -> bool:
+        """Whether the position's outcome is proven (`boardq.players.proven`)."""
+        return not math.isnan(self.proven)
 
     @property
     def visits(self) -> int:
@@ -161,27 +177,37 @@ class Node:
         self.scanned = True
 
     def means(self) -> np.ndarray:
-        """Each edge's mean value (the mover's view); the network's value while unvisited."""
-        return np.where(self.n > 0, self.w / np.maximum(self.n, 1), self.q0)
+        """Each edge's mean value (mover's view); exact if proven, the network's if unvisited."""
+        mean = np.where(self.n > 0, self.w / np.maximum(self.n, 1), self.q0)
+        return np.where(np.isnan(self.exact), mean, self.exact)
 
     def select(self, c_puct: float) -> int:
-        """The edge PUCT descends through, virtual losses counted as losses."""
+        """The edge PUCT descends through, virtual losses counted as losses.
+
+        Proven edges are never chosen; a node not proven has an edge that is not.
+        """
         n = self.n + self.vloss
         q = np.where(n > 0, (self.w - self.vloss) / np.maximum(n, 1), self.q0)
         u = c_puct * self.prior * math.sqrt(1 + int(n.sum())) / (1 + n)
-        return int(np.argmax(q + u))
+        return int(np.argmax(np.where(np.isnan(self.exact), q + u, -np.inf)))
+
+    def ranked(self) -> np.ndarray:
+        """The edges, best first (`boardq.players.proven.ranked`)."""
+        return ranked(self.exact, self.n, self.means(), self.solved)
 
     def best_edge(self) -> int:
-        """The edge to play: the most visited, then the higher mean, then the lower move."""
-        order = np.lexsort((-self.means(), -self.n))  # the last key sorts first
-        return int(order[0])
+        """The edge to play: the first of `ranked` (a proof's best, else the most visited)."""
+        return int(self.ranked()[0])
 
 
 def principal_variation(node: Node, edge: int) -> tuple[int, ...]:
-    """The moves from `node` through `edge`, then the most visited edges while they lead on."""
+    """The moves from `node` through `edge`, then each position's best edge while they lead on.
+
+    Through proven positions that is their proof: the quickest win, the slowest loss.
+    """
     line = [int(node.actions[edge])]
     child = node.children[edge]
-    while child is not None and child.expanded and child.n.sum() > 0:
+    while child is not None and child.expanded and (child.n.sum() > 0 or child.solved):
         edge = child.best_edge()
         line.append(int(child.actions[edge]))
         child = child.children[edge]
@@ -216,16 +242,14 @@ def _evaluate(rules: Rules, q_batch: QBatch, nodes: list[Node]) -> np.ndarray:
 def _descend(root: Node, rules: Rules, config: TreeConfig, g: float):
     """One descent from `root`: ("leaf", node, path), ("done", None, path) or ("collision", ...).
 
-    Virtual losses are added along the path; "done" has already backed up an ended game.
+    Virtual losses are added along the path; "done" has already backed up an ended game
+    and the proofs it makes. `root` must not be proven.
     """
     node, path = root, []
     while True:
-        edge = node.select(config.c_puct)
+        edge = node.select(config.c_puct)  # not proven: neither is the node it leads to
         node.vloss[edge] += 1
         path.append((node, edge))
-        if not math.isnan(node.exact[edge]):
-            _backup(path, float(node.exact[edge]), g)
-            return "done", None, path
         child = node.children[edge]
         if child is None:
             board = rules.apply(node.board, int(node.actions[edge]))
@@ -233,6 +257,7 @@ def _descend(root: Node, rules: Rules, config: TreeConfig, g: float):
             if end is not None:
                 node.exact[edge] = end
                 _backup(path, end, g)
+                settle(path, g)
                 return "done", None, path
             child = node.children[edge] = Node(board)
         if child.pending:
@@ -251,7 +276,8 @@ def grow(
     """Adds up to `leaves` visits to `root` with one call of the network (at most).
 
     An unvalued root is valued first, alone (that is its first visit). `leaves` descents
-    are made; one that meets a leaf already waiting adds no visit.
+    are made, fewer once the root is proven (then none: its outcome is known); one that
+    meets a leaf already waiting adds no visit.
 
     Returns:
         The positions sent to the network in its one call (0: no call).
@@ -259,11 +285,15 @@ def grow(
     if not root.expanded:
         q = _evaluate(rules, q_batch, [root])[0]
         _expand(root, q, rules, config, g, ply=0)
+        settle([(root, -1)], g)
         return 1
     if config.scan_plies and not root.scanned:
         root.scan(rules)  # a root kept from a search where it was deeper
+        settle([(root, -1)], g)
     waiting: list[tuple[Node, list[tuple[Node, int]]]] = []
     for _ in range(leaves):
+        if root.solved:
+            break
         kind, leaf, path = _descend(root, rules, config, g)
         if kind == "leaf":
             waiting.append((leaf, path))
@@ -273,6 +303,8 @@ def grow(
     for (leaf, path), q_row in zip(waiting, q, strict=True):
         _expand(leaf, q_row, rules, config, g, ply=len(path))
         _backup(path, -g * leaf.value, g)
+        if leaf.scanned:
+            settle([*path, (leaf, -1)], g)  # a win found there, or every move an end
     return len(waiting)
 
 

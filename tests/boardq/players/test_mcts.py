@@ -12,6 +12,7 @@ import pytest
 from boardq.boardtext import board_from_rows as parse
 from boardq.players.mcts import MoveStats, TreeConfig, TreeSearchPlayer
 from boardq.players.opponents import PerfectPlayer
+from boardq.players.proven import position_value
 from boardq.players.search import DEFAULT_DISCOUNT
 from boardq_games.connect_four.rules import RULES as C4
 from boardq_games.go.rules import GoRules
@@ -79,23 +80,30 @@ def disliking(rules, board, liked: list[int], spread: float = 0.8) -> Preference
 
 
 def check_tree(node, g: float = G) -> int:
-    """Asserts the counts and sums of `node`'s subtree add up; returns its nodes."""
+    """Asserts the counts, sums and proofs of `node`'s subtree add up; returns its nodes."""
     assert node.visits == 1 + node.n.sum()
     assert np.all(node.vloss == 0)
     assert -1.0 <= node.value <= 1.0  # the network's within [-g, g]; a scanned win 1
     assert np.all(np.abs(node.means()) <= 1.0)
     assert node.prior.sum() == pytest.approx(1.0)
+    np.testing.assert_equal(node.proven, position_value(node.exact))  # NaN: not proven
     nodes = 1
     for i, child in enumerate(node.children):
-        if not np.isnan(node.exact[i]):
-            assert child is None
+        proven = not np.isnan(node.exact[i])
+        if proven:
+            assert node.means()[i] == node.exact[i]
+        if proven and child is None:  # the game ended
+            assert node.exact[i] in (-1.0, 0.0, 1.0)
             assert node.w[i] == node.n[i] * node.exact[i]  # exact: no discount, no error
         elif child is not None and child.expanded:
             assert node.n[i] == child.visits
             assert node.w[i] == pytest.approx(-g * (child.value + child.w.sum()))
+            assert proven == child.solved
+            if proven:
+                assert node.exact[i] == -g * child.proven
             nodes += check_tree(child, g)
         else:
-            assert node.n[i] == 0
+            assert node.n[i] == 0 and not proven
     return nodes
 
 
