@@ -193,8 +193,11 @@ def share_metrics(positions: Sequence[Position], chosen: Sequence[int]) -> dict[
 def measure(player, positions: Sequence[Position], seen: Sequence[dict]) -> dict[str, Any]:
     """The player's move in each position, scored.
 
+    The positions are unrelated, so each is searched afresh: a player that keeps what it
+    found between moves (the tree search's kept tree) is told to `forget()` it first.
+
     Args:
-        player: anything with `act(observation) -> int`.
+        player: anything with `act(observation) -> int` (and `forget()`, if it keeps a tree).
         positions: the positions.
         seen: the observation of each (`observations`).
 
@@ -204,7 +207,12 @@ def measure(player, positions: Sequence[Position], seen: Sequence[dict]) -> dict
         the move played and the best ones.
     """
     timed = TimedPlayer(player)
-    chosen = [int(timed.act(observation)) for observation in seen]
+    forget = getattr(player, "forget", None)
+    chosen = []
+    for observation in seen:
+        if forget is not None:
+            forget()
+        chosen.append(int(timed.act(observation)))
     result: dict = share_metrics(positions, chosen) | timed.summary()
     result["missed"] = [
         {"position": i + 1, "moves": list(p.moves), "played": a, "best": sorted(p.best)}

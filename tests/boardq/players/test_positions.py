@@ -16,6 +16,7 @@ import pytest
 from boardq.catalog import get_game
 from boardq.errors import BoardqError
 from boardq.players.evaluation import score_interval
+from boardq.players.mcts import TreeConfig, TreeSearchPlayer
 from boardq.players.opponents import PerfectPlayer
 from boardq.players.positions import (
     Position,
@@ -100,6 +101,31 @@ def test_bad_files_are_refused_in_one_line(tmp_path, text, message):
 def test_a_missing_file_is_refused_in_one_line(tmp_path):
     with pytest.raises(BoardqError, match="cannot read the positions file .*missing.json"):
         load_positions(tmp_path / "missing.json")
+
+
+class Ordered:
+    """A network that likes the columns in order, 0 best, in every position."""
+
+    def __call__(self, planes: np.ndarray) -> np.ndarray:
+        return np.tile(np.linspace(0.5, -0.5, 7), (len(planes), 1))
+
+
+def test_each_position_is_searched_with_a_fresh_tree():
+    # The second position lies two plies below the first: a kept tree would be found there.
+    positions = [Position((3, 3), (0,) * 7), Position((3, 3, 0, 0), (0,) * 7)]
+    seen = observations(C4.make_env, positions)
+    config = TreeConfig(leaves_per_call=1)
+    player = TreeSearchPlayer(C4.rules, Ordered(), visits=60, config=config)
+    player.act(seen[0])
+    player.act(seen[1])
+    assert player.stats.reused > 0  # within one game the tree is kept
+    player = TreeSearchPlayer(C4.rules, Ordered(), visits=60, config=config)
+    measure(player, positions, seen)
+    assert player.stats.reused == 0 and player.root.visits == 60
+    assert player.stats.visits == 2 * 60  # each position searched from its own valuation
+    fresh = TreeSearchPlayer(C4.rules, Ordered(), visits=60, config=config)
+    fresh.act(seen[1])
+    np.testing.assert_array_equal(player.root.n, fresh.root.n)
 
 
 def test_replayed_moves_give_pettingzoo_s_observation():
