@@ -126,6 +126,8 @@ def test_the_learning_rate_anneals_along_a_half_cosine_and_the_step_follows_it()
     learner.train_step(batch)
     assert _digest(learner.online.get_weights()) != w0
     floor = _learner(learning_rate=1e-2, lr_final=0.25)
+    assert floor.anneal(0.0) == pytest.approx(1e-2)  # the floor leaves the start alone
+    assert floor.anneal(0.5) == pytest.approx(1e-2 * (0.25 + 0.75 * 0.5))
     assert floor.anneal(1.0) == pytest.approx(0.25e-2)
     assert floor.anneal(7.0) == pytest.approx(0.25e-2)  # past the budget it stays there
 
@@ -215,6 +217,15 @@ def test_fewer_steps_use_the_first_batches_of_the_element():
     for bad in (0, 5):
         with pytest.raises(ValueError, match="steps must be in 1..4"):
             a.train_on(_element(batches), steps=bad)
+
+
+def test_one_step_and_a_count_given_to_train_are_the_steps_taken():
+    learner = _learner(learning_rate=1e-2, steps_per_call=4)
+    element = _element([_batch(learner, seed) for seed in range(4)])
+    learner.train_on(element, steps=1)  # the least count is allowed
+    assert int(learner.step.numpy()) == 1
+    learner.train(iter(tf.data.Dataset.from_tensors(element)), steps=2)
+    assert int(learner.step.numpy()) == 3
 
 
 def test_data_wait_counts_the_time_the_call_waits_for_an_element():
