@@ -22,7 +22,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SETTLED = "() => document.body.dataset.phase && document.body.dataset.phase !== 'busy'"
+# The page is "loading" until its game menu is filled, then "busy" while a request is
+# out: settled is neither (a page still loading under load showed an empty menu).
+SETTLED = "() => !['loading', 'busy', undefined].includes(document.body.dataset.phase)"
 WAIT_MS = 120_000  # the first game loads its agent (TensorFlow) on a machine that may be busy
 
 
