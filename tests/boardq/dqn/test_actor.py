@@ -262,3 +262,57 @@ def test_pool_results_count_for_the_newest_snapshot_and_seats_alternate():
     for _ in range(7):  # seats swapped: now the newest wins game 0, loses game 1
         actor.step()
     assert actor.stats.pool_results == [2, 0, 2]
+
+
+def prefer(*order):
+    """Q-values that rank tic-tac-toe's cells in this order (the first legal one is played)."""
+    q = np.zeros(9)
+    q[list(order)] = -np.arange(9.0)
+    return q
+
+
+def test_pool_results_count_draws_and_the_newest_winning_from_either_seat():
+    from boardq.dqn.actor import PoolOpponent
+    from boardq.dqn.snapshot import Snapshot
+
+    game = get_game("tictactoe")
+
+    def play(newest_q, past_q, steps):
+        newest = lambda obs: (np.tile(newest_q, (len(obs), 1)), 0)  # noqa: E731
+        past = lambda obs, snapshot: np.tile(past_q, (len(obs), 1))  # noqa: E731
+        opponent = PoolOpponent(past, FakePool(Snapshot(1, ())), share=1.0, seed=0)
+        actor = Actor(game.vector(2), newest, None, lambda: 0.0, 1, 0.9, seed=0, pool=opponent)
+        for _ in range(steps):
+            actor.step()
+        return actor.stats
+
+    # Both sides take the first free cell of 0 4 8 1 7 6 2 5 3: a draw on move 9.
+    drawn = play(prefer(0, 4, 8, 1, 7, 6, 2, 5, 3), prefer(0, 4, 8, 1, 7, 6, 2, 5, 3), 9)
+    assert drawn.results == [0, 2, 0]
+    assert drawn.pool_results == [0, 2, 0]
+    # The newest aims at the diagonal 4 2 6, the past snapshot at 0 1 5. Game 0 (the past
+    # snapshot first): 0 4 1 2 5 6, the newest wins as the second player on move 6.
+    # Game 1 (the newest first): 4 0 2 1 6, it wins as the first player on move 5.
+    won = play(prefer(4, 2, 6, 0, 1, 3, 5, 7, 8), prefer(0, 1, 5, 3, 7, 8, 2, 4, 6), 6)
+    assert won.results == [1, 0, 1]
+    assert won.pool_results == [2, 0, 0]
+
+
+def test_the_pool_opponent_keeps_its_draw_for_redraw_steps_moves_and_draws_by_its_seed():
+    from boardq.dqn.actor import PoolOpponent
+    from boardq.dqn.snapshot import Snapshot, SnapshotPool
+
+    pool = SnapshotPool(size=8, every_steps=1)
+    for version in range(1, 9):
+        pool.offer(Snapshot(version, ()))
+
+    def version_of(obs, snapshot):
+        return np.full((len(obs), 1), snapshot.version)
+
+    opponent = PoolOpponent(version_of, pool, share=0.5, seed=7, redraw_steps=3)
+    played = [int(opponent(np.zeros((1, 9)))[0, 0]) for _ in range(12)]
+    # A draw every third move, from a generator seeded with the opponent's seed.
+    rng = np.random.default_rng(7)
+    draws = [pool.sample(rng).version for _ in range(4)]
+    assert played == [v for v in draws for _ in range(3)]
+    assert len(set(draws)) > 1
