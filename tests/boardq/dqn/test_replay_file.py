@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -87,3 +89,25 @@ def test_a_write_that_fails_leaves_no_file(tmp_path):
         out.write("obs", np.zeros((10, 2), np.int8))
         raise RuntimeError("disk gone")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_written_file_has_the_mode_of_any_new_file(tmp_path):
+    umask = os.umask(0o022)
+    try:
+        _write(tmp_path / "r.replay", {"obs": np.zeros((4, 2), np.int8)})
+    finally:
+        os.umask(umask)
+    assert (tmp_path / "r.replay").stat().st_mode & 0o777 == 0o644  # not mkstemp's 0o600
+
+
+def test_an_error_after_close_is_raised_as_it_is_and_the_file_stays(tmp_path):
+    obs = np.arange(10, dtype=np.int16)
+    with (
+        pytest.raises(RuntimeError, match="after the file"),
+        ReplayFileWriter(tmp_path / "r.replay") as out,
+    ):
+        out.write("obs", obs)
+        out.close({"game": "g"})
+        raise RuntimeError("after the file")
+    with ReplayFileReader(tmp_path / "r.replay") as reader:
+        np.testing.assert_array_equal(reader.array("obs"), obs)
