@@ -40,7 +40,8 @@ def test_the_ladder_evaluates_from_a_folder_with_stray_package_folders(tiny_conf
     run_dir.mkdir()
     ladder = Ladder(cfg, game, run_dir)
     assert ladder.start(3, weights, {})
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 240  # a hang guard: the child runs at nice 19 (a busy machine
+    # gives it a few percent of a core), and pytest's own timeout is 300 s
     while (m := ladder.poll()) is None:  # a failed child raises here with its last line
         assert time.monotonic() < deadline, "the ladder's evaluation did not end"
         time.sleep(0.1)
