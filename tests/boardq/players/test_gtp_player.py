@@ -164,7 +164,10 @@ class OpeningE5(RandomPlayer):
 
 @pytest.mark.timeout(120)  # the fake engine hangs for 600 s: only the timeout ends the game
 def test_an_engine_that_hangs_is_stopped_after_its_timeout(fake, no_process_left):
-    engine = GtpPlayer(GO, f"{fake} hang genmove", timeout_sec=1.0)
+    # The handshake has the default timeout (a process that starts on a busy machine may
+    # take over a second); then each answer has 1 s.
+    engine = GtpPlayer(GO, f"{fake} hang genmove")
+    engine.engine.timeout_sec = 1.0
     try:
         with pytest.raises(EngineError, match=r"did not answer 'genmove white' within 1 s"):
             go_game(engine)
