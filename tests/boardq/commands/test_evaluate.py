@@ -112,11 +112,22 @@ def test_a_time_per_move_says_how_deep_its_tree_searched(agents):
     assert report["move_time_sec"] == 0.05 and report["search_depth"] == 0
     r = report["opponents"]["winblock"]
     assert 1 <= r["depth_min"] <= r["depth_mean"] <= r["depth_max"]
-    # The time is checked between calls of the network; 0.5 s covers a busy machine.
-    assert r["move_sec_max"] < 0.5
+    assert r["move_sec_max"] >= r["move_sec_mean"] > 0
+    # That the search stops at its time is test_mcts's, on a stepped clock; how close
+    # the seconds come on a real one is test_a_time_per_move_is_kept_on_a_quiet_machine.
     text = boardq([*args, "--move-time", "0.05"], agents).stdout.splitlines()
     assert text[0] == "Connect Four: c4.npz (tree search of 0.05 s a move), 1 game per seat"
     assert re.search(r"; depth \d+\.\d on average, \d+-\d+\)$", text[5])
+
+
+@pytest.mark.perf
+def test_a_time_per_move_is_kept_on_a_quiet_machine(agents):
+    args = ["connect_four", "--agent", "c4.npz", "--games", "1", "--opponent", "winblock"]
+    result = boardq([*args, "--move-time", "0.05", "--json"], agents)
+    assert result.returncode == 0, result.stderr
+    # The time is checked between calls of the network: a move of 0.05 s ends well
+    # within 0.5 s, where nothing else wants the cores.
+    assert json.loads(result.stdout)["opponents"]["winblock"]["move_sec_max"] < 0.5
 
 
 def test_visits_a_move_are_named_and_kept(agents):
