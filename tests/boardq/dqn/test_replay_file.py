@@ -7,7 +7,7 @@ import os
 import numpy as np
 import pytest
 
-from boardq.dqn.replay_file import ReplayFileError, ReplayFileReader, ReplayFileWriter
+from boardq.dqn.replay_file import END, MAGIC, ReplayFileError, ReplayFileReader, ReplayFileWriter
 from boardq.errors import RunDirError
 
 
@@ -64,6 +64,14 @@ def test_a_file_cut_short_is_refused(tmp_path, keep):
         ReplayFileReader(path)
 
 
+def test_an_index_length_reaching_into_the_magic_is_refused_as_cut_short(tmp_path):
+    path = tmp_path / "r.replay"
+    # 32 bytes: the trailer says the index is the 16 bytes before it, which are the magic.
+    path.write_bytes(MAGIC + (16).to_bytes(8, "little") + END)
+    with pytest.raises(ReplayFileError, match="cut short"):
+        ReplayFileReader(path)
+
+
 def test_a_changed_byte_is_refused_when_its_part_is_read(tmp_path):
     path = tmp_path / "r.replay"
     _write(path, _arrays())
@@ -82,6 +90,16 @@ def test_missing_and_foreign_files_are_refused_as_run_directory_errors(tmp_path)
     (tmp_path / "x.replay").write_bytes(b"PK\x03\x04" + bytes(100))
     with pytest.raises(ReplayFileError, match="not a boardq replay file"):
         ReplayFileReader(tmp_path / "x.replay")
+
+
+def test_an_unfinished_file_is_hidden_and_named_after_its_file(tmp_path):
+    # The checkpoint sweep reads a leftover .ckpt-N.replay.*.tmp as checkpoint N's.
+    with ReplayFileWriter(tmp_path / "r.replay") as out:
+        out.write("obs", np.zeros((10, 2), np.int8))
+        (unfinished,) = tmp_path.iterdir()
+        assert unfinished.name.startswith(".r.replay.") and unfinished.name.endswith(".tmp")
+        out.close({"game": "g"})
+    assert [p.name for p in tmp_path.iterdir()] == ["r.replay"]
 
 
 def test_a_write_that_fails_leaves_no_file(tmp_path):
