@@ -57,3 +57,18 @@ def test_a_put_into_a_full_queue_gives_up_once_stopped():
     threading.Timer(0.2, stop.set).start()
     assert put_until_stopped(q, 2, stop, timeout=0.05) is False
     assert stop.is_set() and q.get_nowait() == 1
+
+
+def test_waiting_on_the_stop_returns_at_the_timeout_or_once_stopped():
+    coord = tf.train.Coordinator()
+    stop = CoordStop(coord)
+    # A wait that ignored its timeout would last until this timer stops the coordinator.
+    timer = threading.Timer(10.0, coord.request_stop)
+    timer.start()
+    try:
+        assert stop.wait(0.05) is False
+        assert not stop.is_set()
+    finally:
+        timer.cancel()
+    stop.set()
+    assert stop.wait(0.05) is True and stop.is_set()
