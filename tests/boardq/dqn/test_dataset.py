@@ -117,3 +117,39 @@ def test_the_feed_moves_queued_chunks_into_the_ring_before_sampling(random_batch
     feed = make_feed(game, batches=1, random_batch=random_batch)
     assert feed.drain() == 4
     assert feed.ring.size == 200 and feed.queue.qsize() == 0
+
+
+class WatchedQueue(queue.Queue):
+    """A queue that says when a consumer starts a blocking wait on it."""
+
+    def __init__(self):
+        super().__init__()
+        self.waiting = threading.Event()
+
+    def get(self, block=True, timeout=None):
+        if block:
+            self.waiting.set()
+        return super().get(block, timeout)
+
+
+@pytest.mark.timeout(60)  # a feed that never saw the chunk would wait here until then
+def test_a_chunk_that_arrives_while_the_feed_waits_goes_into_the_ring(random_batch):
+    game = get_game("tictactoe")
+    ring = ReplayRing(1000, game.obs_shape, game.num_actions)
+    q = WatchedQueue()
+    limiter = RateLimiter(ratio=1.0, warmup=0, tolerance=32)
+    feed = ReplayFeed(q, ring, limiter, 32, threading.Event(), seed=3, poll_sec=30.0)
+    chunk = random_batch(game, 50, 100)
+
+    def deliver():  # once the feed has found the queue empty and waits on it
+        q.waiting.wait(30)
+        q.put(chunk)
+
+    threading.Thread(target=deliver, daemon=True).start()
+    element = next(feed())
+    assert ring.size == 50 and feed.batches == 1
+    want = ReplayRing(1000, game.obs_shape, game.num_actions)
+    want.add(chunk)
+    rng = np.random.default_rng(3)
+    for key, value in want.sample(32, rng).items():
+        np.testing.assert_array_equal(element[key][0], value)
