@@ -83,3 +83,8 @@ def test_an_actor_opens_its_games_at_random_and_plays_greedily_after():
     # those by chance on cell 0: far from all and far from none of 64.
     assert 20 < np.count_nonzero(opened) < 60
     assert np.count_nonzero(opened == 0) > 5
+
+
+def test_random_openings_refuse_an_opening_of_no_moves():
+    with pytest.raises(ValueError, match=r"^max_plies must be >= 1$"):
+        RandomOpenings(0, 3)
