@@ -6,8 +6,15 @@ import math
 
 import pytest
 
+from boardq.dqn import precision
 from boardq.dqn.chip import Chip, cpu_flags, cpu_name, detect_chip
-from boardq.dqn.precision import AUTO_MIN_SPEEDUP, in_turn, matmul_rate, resolve_precision
+from boardq.dqn.precision import (
+    AUTO_MIN_SPEEDUP,
+    best_matmul_rate,
+    in_turn,
+    matmul_rate,
+    resolve_precision,
+)
 
 PLAIN_CPU = Chip(name="Test CPU", cpu_flags=frozenset({"avx2", "fma"}))
 BF16_CPU = Chip(name="Test CPU", cpu_flags=frozenset({"avx512f", "avx512_bf16"}))
@@ -30,6 +37,7 @@ def gpu(cc: tuple[int, int]) -> Chip:
         (BF16_CPU, "float16", None),
         (FP16_CPU, "float16", "AVX512_FP16"),
         (gpu((8, 6)), "bfloat16", "tensor cores"),
+        (gpu((8, 0)), "bfloat16", "tensor cores"),
         (gpu((8, 6)), "float16", "tensor cores"),
         (gpu((7, 5)), "bfloat16", None),
         (gpu((7, 0)), "float16", "tensor cores"),
@@ -85,12 +93,18 @@ def test_auto_on_a_cpu_with_bfloat16_units_follows_its_probe():
             "precision bfloat16: GPU Test GPU (compute capability 7.5) has no bfloat16 "
             "tensor cores; training in float32",
         ),
+        (
+            "float16",
+            Chip(name="Test GPU", gpu=True),
+            "precision float16: GPU Test GPU has no float16 tensor cores; training in float32",
+        ),
     ],
 )
 def test_a_precision_the_chip_lacks_falls_back_to_float32_with_one_line(asked, chip, line):
     chosen = resolve_precision(asked, chip)
     assert chosen.name == "float32"
     assert chosen.note == line
+    assert chosen.probe == {}  # no probe ran
     assert "\n" not in chosen.note
 
 
@@ -129,3 +143,47 @@ def test_this_machine_is_detected_and_probed():
     assert chip.units("float32") == "FP32"
     rate = matmul_rate("float32", 64, 32, 16, seconds=0.05)
     assert math.isfinite(rate) and rate > 0
+
+
+class _Clock:
+    """A clock that reads `step` seconds later at each reading: every timed call takes `step`."""
+
+    def __init__(self, step: float):
+        self.step = step
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_the_timed_call_fills_its_seconds_and_counts_every_streams_products(monkeypatch):
+    # Each call takes 1/8 s: the trial's 4 turns say 1/32 s a turn, so the timed call runs
+    # int(0.3 * 32) = 9 turns (0.3 s by default), or 16 for 0.5 s, of 3 products of
+    # 2 * 8 * 4 * 2 FLOPs each, in 1/8 s.
+    monkeypatch.setattr(precision, "time", _Clock(0.125))
+    assert matmul_rate("float32", 8, 4, 2, streams=3) == pytest.approx(128 * 3 * 9 * 8 / 1e9)
+    assert matmul_rate("float32", 8, 4, 2, 0.5, streams=3) == pytest.approx(128 * 3 * 16 * 8 / 1e9)
+
+
+def test_one_stream_is_timed_one_way(monkeypatch):
+    monkeypatch.setattr(precision, "time", _Clock(0.125))
+    one = 128 * 9 * 8 / 1e9  # as above, one product a turn
+    assert best_matmul_rate("float32", 8, 4, 2, 0.3, 1) == (
+        pytest.approx(one),
+        {"one_at_a_time": pytest.approx(one)},
+    )
+    best, ways = best_matmul_rate("float32", 8, 4, 2, 0.3, 2)
+    assert ways == {"one_at_a_time": pytest.approx(one), "side_by_side": pytest.approx(2 * one)}
+    assert best == pytest.approx(2 * one)
+
+
+def test_autos_probe_times_each_way_for_a_tenth_of_a_second(monkeypatch):
+    # At 1/32 s a turn 0.1 s is 3 turns: the 4 of the trial, the least a timed call runs.
+    # Both precisions equally fast: float32, with the rates measured.
+    monkeypatch.setattr(precision, "time", _Clock(0.125))
+    chosen = resolve_precision("auto", BF16_CPU, shapes=[(8, 4, 2)])
+    rate = 128 * BF16_CPU.streams * 4 * 8 / 1e9
+    assert chosen.probe == {"float32": pytest.approx(rate), "bfloat16": pytest.approx(rate)}
+    assert chosen.name == "float32"
+    assert chosen.note.endswith(f"(1.00x), under {AUTO_MIN_SPEEDUP}x")
