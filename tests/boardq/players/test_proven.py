@@ -225,6 +225,30 @@ def test_visits_add_up_while_lines_are_proven(leaves):
     check_tree(root)
 
 
+def proven_edges(node) -> list[tuple[object, int, int]]:
+    """(node, edge, visits) of every proven edge in the subtree."""
+    out = [(node, i, int(node.n[i])) for i in np.flatnonzero(~np.isnan(node.exact))]
+    for child in node.children:
+        if child is not None and child.expanded:
+            out += proven_edges(child)
+    return out
+
+
+def test_proven_edges_draw_no_more_visits():
+    ticks = iter(range(10**6))
+    player = TreeSearchPlayer(
+        TTT, Counting(9), visits=300, clock=lambda: next(ticks) / 64, config=TreeConfig()
+    )
+    obs = observation(TTT, parse(TTT_OPENING))
+    player.act(obs)
+    before = proven_edges(player.root)
+    assert len(before) > 20 and not player.root.solved
+    visits = player.root.visits
+    player.analyse(obs, 0.25)  # 16 more calls of the network
+    assert player.root.visits > visits + 50
+    assert all(node.n[edge] == n for node, edge, n in before)
+
+
 def proven_nodes(node) -> int:
     below = [c for c in node.children if c is not None and c.expanded]
     return int(node.solved) + sum(proven_nodes(c) for c in below)
