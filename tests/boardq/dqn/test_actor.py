@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -173,10 +174,17 @@ def test_run_returns_when_stopped_while_the_queue_is_full():
         discount=0.9,
         seed=0,
     )
-    t = threading.Thread(target=actor.run, args=(stop,))
+    t = threading.Thread(target=actor.run, args=(stop,), daemon=True)
     t.start()
-    threading.Timer(0.3, stop.set).start()
-    t.join(5)
+    # Stopped once the queue is full (not at a fixed time, which a busy machine can
+    # reach before the first chunk), and a moment later, so the actor waits to put its next.
+    deadline = time.monotonic() + 60  # the 60 s here and below only guard against a hang
+    while not out.full():
+        assert time.monotonic() < deadline, "the actor never filled the queue"
+        time.sleep(0.01)
+    time.sleep(0.3)
+    stop.set()
+    t.join(60)
     assert not t.is_alive()
     assert out.qsize() == 1
 
