@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from boardq.config import NetworkConfig
-from boardq.dqn.networks import QFunction, build_q_network
+from boardq.dqn.networks import QFunction, build_q_network, layer_gemms
 
 
 @pytest.mark.parametrize(
@@ -35,3 +35,13 @@ def test_the_forward_pass_uses_the_snapshot_not_the_live_weights():
     model.set_weights([w + 1.0 for w in model.get_weights()])  # the learner moved on
     np.testing.assert_array_equal(q(planes, snapshot).numpy(), before)
     assert not np.allclose(q(planes, q.weights_of(model)).numpy(), before)
+
+
+def test_a_convolution_is_its_im2col_product():
+    # 3x3 "same" over 6x7 cells of 2 planes: m = 3 boards x 42 cells, k = 9 cells x 2 planes.
+    model = build_q_network((6, 7, 2), 7, NetworkConfig(conv_filters=(4,), hidden_units=(8,)))
+    assert layer_gemms(model, 3) == [
+        ("conv0", 3 * 42, 18, 4),
+        ("dense0", 3, 42 * 4, 8),
+        ("q_values", 3, 8, 7),
+    ]
