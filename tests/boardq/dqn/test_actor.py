@@ -324,3 +324,34 @@ def test_the_pool_opponent_keeps_its_draw_for_redraw_steps_moves_and_draws_by_it
     draws = [pool.sample(rng).version for _ in range(4)]
     assert played == [v for v in draws for _ in range(3)]
     assert len(set(draws)) > 1
+
+
+def test_step_counts_forward_calls_and_times_inference_and_the_rest_apart(monkeypatch):
+    """On a clock that only the network (2 s a call) and the exploration rate (1 s) move."""
+    import boardq.dqn.actor as actor_module
+
+    class Clock:
+        now = 0.0
+
+        def perf_counter(self):
+            return self.now
+
+    clock = Clock()
+    monkeypatch.setattr(actor_module, "time", clock)
+    game = get_game("tictactoe")
+    q_fn = random_q(game.num_actions, 0)
+
+    def slow_q(obs):
+        clock.now += 2.0
+        return q_fn(obs)
+
+    def epsilon():  # called after the forward pass: part of the rest of the step
+        clock.now += 1.0
+        return 0.5
+
+    actor = Actor(game.vector(4), slow_q, None, epsilon, 1, 0.9, seed=0)
+    for _ in range(3):
+        actor.step()
+    s = actor.stats
+    assert (s.forward_calls, s.moves) == (3, 12)
+    assert (s.infer_sec, s.step_sec) == (6.0, 3.0)
