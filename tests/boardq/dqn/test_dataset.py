@@ -74,11 +74,13 @@ def test_an_element_waits_for_all_its_batches(random_batch):
     elements = feed()
     got = [next(elements), next(elements)]
     assert [e["action"].shape for e in got] == [(3, 32), (3, 32)]
+    assert feed.ended is False  # suspended at a yield, not ended
     timer = threading.Timer(0.3, feed.stop.set)
     timer.start()
     with pytest.raises(StopIteration):  # no partial element of the 7th batch
         next(elements)
     timer.join()
+    assert feed.ended is True
     assert feed.batches == 6
     assert feed.limiter.sampled == 6 * 32
 
