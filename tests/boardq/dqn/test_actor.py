@@ -355,3 +355,26 @@ def test_step_counts_forward_calls_and_times_inference_and_the_rest_apart(monkey
     s = actor.stats
     assert (s.forward_calls, s.moves) == (3, 12)
     assert (s.infer_sec, s.step_sec) == (6.0, 3.0)
+
+
+# A drawn game of connect four, column by column: the board fills on the second
+# player's move 42 without four in a row.
+DRAWN_CONNECT_FOUR = [2, 0, 5, 4, 6, 2, 0, 1, 3, 4, 2, 1, 6, 4, 3, 3, 3, 3, 1, 1, 0,
+                      1, 5, 1, 5, 0, 2, 0, 0, 3, 4, 6, 6, 6, 4, 5, 6, 5, 2, 5, 4, 2]  # fmt: skip
+
+
+def test_a_draw_on_the_second_players_move_counts_as_a_draw():
+    game = get_game("connect_four")
+
+    def scripted(obs):  # the listed column of each game's next move
+        ply = obs.reshape(len(obs), -1).sum(axis=1)
+        return np.eye(7)[np.take(DRAWN_CONNECT_FOUR, ply)], 0
+
+    actor = Actor(game.vector(2), scripted, None, lambda: 0.0, 1, 0.9, seed=0)
+    for _ in range(42):
+        chunk = actor.step()
+    # The last move, column 2, ends each game with nothing to either side.
+    assert chunk["action"].tolist() == [2, 2]
+    assert chunk["reward"].tolist() == chunk["discount"].tolist() == [0.0, 0.0]
+    assert actor.stats.results == [0, 2, 0]
+    assert actor.stats.games == 2
