@@ -180,16 +180,16 @@ def test_a_failed_read_leaves_a_gap():
 
 
 def test_sampling_rate_is_at_least_ten_per_second():
-    nvml, time_ = FakeNVML(count=1, util={0: [30]}), Stepped()
-    monitor = UtilizationMonitor(nvml_loader=lambda: nvml, clock=time_.clock)  # default rate
+    nvml, stepped = FakeNVML(count=1, util={0: [30]}), Stepped()
+    monitor = UtilizationMonitor(nvml_loader=lambda: nvml, clock=stepped.clock)  # default rate
     assert monitor.hz >= 10
     monitor.start()
     samples_taken(monitor, 6)
     # The thread waits a tenth of a second (or less) between samples, by its clock: the
     # first sample at the start, then one after each wait, until stopped.
-    period = time_.waits[0]
+    period = stepped.waits[0]
     assert period == pytest.approx(1 / monitor.hz) and period <= 0.1
-    assert set(time_.waits) == {period}
+    assert set(stepped.waits) == {period}
     assert monitor.times[:6] == pytest.approx([100.0 + i * period for i in range(6)])
     assert monitor.device_series(0)[:6] == [30.0] * 6
     assert nvml.shutdowns == 1
