@@ -1,9 +1,11 @@
 """The numpy forward pass against the Keras network it mirrors, for every network shape."""
 
+import sys
+
 import numpy as np
 import pytest
 
-from boardq.dqn.numpy_net import NumpyQNetwork, resolve_actor_inference
+from boardq.dqn.numpy_net import NumpyQNetwork, limit_blas_threads, resolve_actor_inference
 from boardq.settings import NetworkConfig
 
 NETWORKS = {
@@ -77,3 +79,8 @@ def test_auto_takes_numpy_beside_a_cpu_learner(asked, gpu, chosen):
 def test_an_unknown_inference_is_refused():
     with pytest.raises(ValueError, match="auto, numpy or tensorflow"):
         resolve_actor_inference("jax", NetworkConfig(), False)
+
+
+def test_without_threadpoolctl_blas_threads_are_left_alone(monkeypatch):
+    monkeypatch.setitem(sys.modules, "threadpoolctl", None)  # the import fails
+    assert limit_blas_threads(1) is False
