@@ -192,3 +192,19 @@ def test_a_checkpoint_of_an_earlier_boardq_resumes_only_without_replay(
     resumed.build()
     resumed.close()
     assert resumed.state.base_steps == 60 and resumed.ring.size == 0
+
+
+def test_a_resumed_run_counts_its_evaluations_on_from_the_checkpoint(tiny_config):
+    # The ladder seeds each evaluation's games with the count, so a resume that counted
+    # from 0 again would replay the games of the first evaluations.
+    first = Trainer(tiny_config, GAME)
+    first.build()
+    try:
+        first.ladder.evaluations = 3
+        first.save()
+    finally:
+        first.close()
+    resumed = Trainer(tiny_config, GAME, resume_dir=first.run_dir)
+    resumed.build()
+    resumed.close()
+    assert resumed.ladder.evaluations == 3
