@@ -29,12 +29,12 @@ def test_a_new_run_starts_from_nothing_and_a_restore_reads_what_was_saved(state,
     assert (state.base_steps, state.base_transitions, state.base_games) == (0, 0, 0)
     assert state.base_elapsed == 0.0
     state._learner.step.assign(9)
-    state.save(transitions=1234, games=56, elapsed_sec=78.5)
+    state.save(transitions=1234, games=56, elapsed_sec=3600.1)
     again = RunState(Builder(tiny_config, GAME).make_learner(), GAME, tiny_config, state.run_dir)
     restored = again.restore()
     restored.reader.close()
     assert (again.base_steps, again.base_transitions, again.base_games) == (9, 1234, 56)
-    assert again.base_elapsed == 78.5
+    assert again.base_elapsed == 3600.1  # to the last bit (float32 would say 3600.10009765625)
 
 
 def test_a_save_exports_the_agent_with_the_run_s_figures_and_times_itself(state):
