@@ -208,3 +208,20 @@ def test_a_resumed_run_counts_its_evaluations_on_from_the_checkpoint(tiny_config
     resumed.build()
     resumed.close()
     assert resumed.ladder.evaluations == 3
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_a_resume_with_another_number_of_actor_threads_goes_on_with_the_saved_generators(
+    tiny_config, finished_run, tmp_path, threads
+):
+    run_dir = shutil.copytree(finished_run, tmp_path / "run")
+    with ReplayFileReader(_latest_replay(run_dir)) as reader:
+        saved = reader.header["meta"]["rng"]["actors"]
+    assert len(saved) == tiny_config.actor_threads == 2
+    resumed = Trainer(tiny_config.replace(actor_threads=threads), GAME, resume_dir=run_dir)
+    resumed.build()
+    resumed.close()
+    actors = resumed.collection.actors
+    assert len(actors) == threads
+    # The threads that were saved go on where they stopped (an added one from its seed).
+    assert [rng_state(a.rng) for a in actors[:2]] == saved[:threads]
