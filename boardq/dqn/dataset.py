@@ -18,7 +18,10 @@ import tensorflow as tf
 from boardq.dqn.replay import RateLimiter, ReplayRing
 from boardq.symmetry import Symmetry, make_augmenter
 
-__all__ = ["ReplayFeed", "make_dataset", "prefetched", "run_to_end"]
+__all__ = ["PREFETCH_ELEMENTS", "ReplayFeed", "make_dataset", "prefetched", "run_to_end"]
+
+PREFETCH_ELEMENTS = 2
+"""Elements the pipeline keeps ready: the training run's and the benchmark's iterator floor."""
 
 
 class ReplayFeed:
@@ -113,7 +116,7 @@ class ReplayFeed:
         self.ended = True
 
 
-def prefetched(ds: tf.data.Dataset, elements: int = 2) -> tf.data.Dataset:
+def prefetched(ds: tf.data.Dataset, elements: int = PREFETCH_ELEMENTS) -> tf.data.Dataset:
     """`prefetch(elements)` with tf.data's autotuning off.
 
     Autotuning re-plans the pipeline in the background; on a small CPU machine that
@@ -126,7 +129,9 @@ def prefetched(ds: tf.data.Dataset, elements: int = 2) -> tf.data.Dataset:
 
 
 def make_dataset(
-    feed: ReplayFeed, element_spec: dict[str, tf.TensorSpec], prefetch_elements: int = 2
+    feed: ReplayFeed,
+    element_spec: dict[str, tf.TensorSpec],
+    prefetch_elements: int = PREFETCH_ELEMENTS,
 ) -> tf.data.Dataset:
     """`from_generator` with a fixed output signature, then prefetch (see `prefetched`).
 
