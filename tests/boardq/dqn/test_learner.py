@@ -267,3 +267,18 @@ def test_xla_compiled_steps_run_inside_the_k_step_call():
     assert int(xla.step.numpy()) == 2
     for a, b in zip(plain.online.get_weights(), xla.online.get_weights(), strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+def test_jit_compile_marks_the_train_step_for_xla_and_only_then():
+    for jit, marked in [(False, False), (True, True)]:
+        step = _learner(jit_compile=jit)._train_step.get_concrete_function()
+        assert step.function_def.attr["_XlaMustCompile"].b is marked
+
+
+def test_the_train_step_takes_batches_of_the_batch_size_only():
+    """A batch of another size is refused, not traced into a second compiled step."""
+    learner = _learner()
+    half = {key: value[:16] for key, value in _batch(learner).items()}
+    with pytest.raises(TypeError, match="Binding inputs"):
+        learner.train_step(half)
+    assert int(learner.step.numpy()) == 0
