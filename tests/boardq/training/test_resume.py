@@ -225,3 +225,17 @@ def test_a_resume_with_another_number_of_actor_threads_goes_on_with_the_saved_ge
     assert len(actors) == threads
     # The threads that were saved go on where they stopped (an added one from its seed).
     assert [rng_state(a.rng) for a in actors[:2]] == saved[:threads]
+
+
+def test_a_checkpoint_of_another_network_is_refused_in_one_line_that_says_why(
+    tiny_config, finished_run, tmp_path
+):
+    run_dir = shutil.copytree(finished_run, tmp_path / "run")
+    other = tiny_config.replace(hidden_units=(16,))
+    with pytest.raises(RunDirError) as refused:
+        Trainer(other, GAME, resume_dir=run_dir).build()
+    message = str(refused.value)
+    latest = run_dir / "checkpoints" / _latest_replay(run_dir).stem
+    assert message.startswith(f"checkpoint {latest} does not fit this game and network: ")
+    assert "shape (18, 32)" in message and "shape (18, 16)" in message  # TensorFlow's reason
+    assert "\n" not in message
