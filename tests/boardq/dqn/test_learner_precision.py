@@ -164,11 +164,12 @@ def test_the_agent_file_is_float32_whatever_the_precision(tmp_path):
     np.testing.assert_allclose(agent.q_batch(obs), learner.online(obs).numpy(), atol=VALUE_ATOL)
 
 
-def test_the_builder_resolves_the_precision_setting():
-    cfg = get_game("tictactoe").preset.replace(precision="float32", budget_steps=1)
+@pytest.mark.parametrize("precision", ["float32", "bfloat16"])
+def test_the_builder_resolves_the_precision_setting(precision):
+    cfg = get_game("tictactoe").preset.replace(precision=precision, budget_steps=1)
     learner = Builder(cfg.validate(), get_game("tictactoe")).make_learner()
-    assert learner.precision.name == "float32"
-    assert learner.online.get_layer("dense0").compute_dtype == "float32"
+    assert learner.precision.name == precision
+    assert learner.online.get_layer("dense0").compute_dtype == precision
 
 
 def test_a_mixed_network_computes_its_hidden_layers_in_16_bits_and_its_head_in_float32():
