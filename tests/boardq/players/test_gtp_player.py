@@ -71,7 +71,10 @@ def children() -> set[int]:
     """This process's child processes (zombies included)."""
     found = set()
     for task in Path(f"/proc/{os.getpid()}/task").iterdir():
-        found.update(int(p) for p in (task / "children").read_text().split())
+        try:
+            found.update(int(p) for p in (task / "children").read_text().split())
+        except (FileNotFoundError, ProcessLookupError):
+            pass  # a thread that ended while listed (say, a web server's worker) has none
     return found
 
 
