@@ -49,13 +49,20 @@ def test_the_ladder_evaluates_from_a_folder_with_stray_package_folders(tiny_conf
     assert m["eval/random/first/games"] == 1
 
 
+@pytest.mark.timeout(900)  # the start's guard below, then the run
 def test_actor_processes_import_the_installed_boardq_from_a_folder_with_stray_folders(
-    tiny_config, stray_folder
+    tiny_config, stray_folder, monkeypatch
 ):
     import ray
 
     import boardq
     import boardq_games
+    from boardq.training import remote
+
+    # Ray runs its workers at nice 15: beside two busy processes at nice 0 the actor
+    # process took over the 120 s a run waits for it to start (its TensorFlow import at a
+    # few percent of a core). Here that wait only guards against a hang.
+    monkeypatch.setattr(remote, "COME_BACK_SEC", 600.0)
 
     def where_imported():
         # Imported afresh in a worker (a function defined here travels by value).
