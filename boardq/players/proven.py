@@ -23,14 +23,18 @@ numpy only.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from boardq.players.tree import Node
+__all__ = ["Provable", "position_value", "ranked", "settle"]
 
-__all__ = ["position_value", "ranked", "settle"]
+
+class Provable(Protocol):
+    """What the proof reads and writes of a node (`boardq.players.tree.Node` is one)."""
+
+    exact: np.ndarray
+    proven: float
 
 
 def position_value(exact: np.ndarray) -> float:
@@ -72,7 +76,7 @@ def ranked(exact: np.ndarray, n: np.ndarray, means: np.ndarray, solved: bool) ->
     return np.lexsort((-means, -n, worse))
 
 
-def settle(path: list[tuple[Node, int]], g: float) -> None:
+def settle(path: list[tuple[Provable, int]], g: float) -> None:
     """Marks the nodes up `path` that are now proven, from its last node up.
 
     Called once an edge of the path's last node, or that node itself, may have become
