@@ -76,7 +76,15 @@ def start_ray(address: str, processes: int) -> bool:
         if address:
             ray.init(address=address, runtime_env=env, **quiet)
             return False
-        ray.init(num_cpus=max(os.cpu_count() or 1, processes), runtime_env=env, **quiet)
+        # Ray starts its workers at nice 15 (behind everything else): on a busy machine
+        # an actor process then took minutes to start, and played at a few percent of a
+        # core. They are the run's own work, so they run at the run's priority.
+        ray.init(
+            num_cpus=max(os.cpu_count() or 1, processes),
+            runtime_env=env,
+            _system_config={"worker_niceness": 0},
+            **quiet,
+        )
     return True
 
 

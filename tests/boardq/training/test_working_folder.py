@@ -8,6 +8,7 @@ the installed boardq.
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
@@ -59,17 +60,18 @@ def test_actor_processes_import_the_installed_boardq_from_a_folder_with_stray_fo
     import boardq_games
     from boardq.training import remote
 
-    # Ray runs its workers at nice 15: beside two busy processes at nice 0 the actor
-    # process took over the 120 s a run waits for it to start (its TensorFlow import at a
-    # few percent of a core). Here that wait only guards against a hang.
+    # A busy machine's actor process can take minutes to import TensorFlow; here the
+    # wait for it only guards against a hang.
     monkeypatch.setattr(remote, "COME_BACK_SEC", 600.0)
 
     def where_imported():
         # Imported afresh in a worker (a function defined here travels by value).
+        import os
+
         import boardq
         import boardq_games
 
-        return boardq.__file__, boardq_games.__file__
+        return boardq.__file__, boardq_games.__file__, os.nice(0)
 
     assert start_ray("", 1)  # as a run starts it; the run below joins it
     try:
@@ -79,6 +81,7 @@ def test_actor_processes_import_the_installed_boardq_from_a_folder_with_stray_fo
         assert m["train_steps"] == 200 and m["actor_restarts"] == 0
         assert trainer.collection.stats[0].transitions > 0
         seen = ray.get(ray.remote(where_imported).remote(), timeout=60)
-        assert seen == (boardq.__file__, boardq_games.__file__)
+        # ... and at the run's own priority (Ray's default would be 15 below it).
+        assert seen == (boardq.__file__, boardq_games.__file__, os.nice(0))
     finally:
         ray.shutdown()
