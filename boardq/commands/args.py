@@ -274,7 +274,7 @@ def handicap_of(args: argparse.Namespace, game):
         BoardqError: the game has no handicap stones, or none of that number.
     """
     from boardq.errors import BoardqError
-    from boardq.players.evaluation import fixed_handicap
+    from boardq.players.match_openings import fixed_handicap
 
     if args.handicap is None:
         return None

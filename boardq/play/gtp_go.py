@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardq.gtp import GtpSyntaxError, parse_number, score_text
-from boardq.players.evaluation import Handicap
+from boardq.players.match_openings import Handicap
 from boardq.setup import MAX_KOMI
 
 __all__ = ["GoSetup"]

@@ -35,7 +35,7 @@ from boardq.records import (
 )
 
 if TYPE_CHECKING:
-    from boardq.players.evaluation import Handicap
+    from boardq.players.match_openings import Handicap
 
 # LineReader and View come from boardq.play.terminal.
 __all__ = ["Advisor", "LineReader", "Session", "View", "default_record_name"]

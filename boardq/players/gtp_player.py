@@ -11,7 +11,7 @@ is counted, never hidden (`summary`).
 Games are varied on purpose. An engine that takes a seed over GTP (`set_random_seed`,
 GNU Go) gets its own for each game, the match's seed plus the game's number; one that
 does not (GRhino seeds itself from the clock) should be met with seeded random
-openings (`opening_plies`, `boardq.players.evaluation.Openings`).
+openings (`opening_plies`, `boardq.players.match_openings.Openings`).
 
 An engine that answers `resign` loses the game (`Resigned`). Anything else wrong (an
 illegal or unreadable move, an engine that dies or hangs) stops the match with an
