@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
                 for search in searches
             ]
             with PlayerFactory(game, symmetric=None) as factory:
-                factory.evaluated = factory.agent(args.agent)
+                factory.evaluated = factory.agent(args.agent, symmetric=None)  # as its run chose
                 rows = timecurve.measure(
                     game, factory, cells, args.games, args.out, args.seed, args.opening_plies
                 )

@@ -137,6 +137,7 @@ def measure(
         row = {
             "game": game.name,
             "agent": str(factory.evaluated.path),
+            "symmetries": factory.evaluated.symmetries,
             "search": cell.search,
             "move_time": cell.move_time,
             "opponent": cell.opponent,
