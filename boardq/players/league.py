@@ -23,6 +23,7 @@ import numpy as np
 from boardq.errors import BoardqError
 from boardq.players.elo import bootstrap_intervals, fit_ratings
 from boardq.players.evaluation import MoveObserver, Player, play_game
+from boardq.plotting import chart
 from boardq.rundir import KEPT_AGENT_GLOB, KEPT_AGENTS_DIR
 
 __all__ = [
@@ -159,26 +160,12 @@ def plot_ratings(
     Raises:
         ImportError: matplotlib is not installed.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only: no display needed
-    import matplotlib.pyplot as plt
-
     by_time = all(s.minutes is not None for s in snapshots)
     x = [s.minutes if by_time else s.train_step for s in snapshots]
     y = np.array([r.rating for r in ratings])
     err = np.array([[r.rating - r.low for r in ratings], [r.high - r.rating for r in ratings]])
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    try:
+    xlabel = "training time (minutes)" if by_time else "train step"
+    with chart(path, title, xlabel, "Elo (95% interval)", legend="lower right") as ax:
         ax.errorbar(x, y, yerr=np.maximum(err, 0), fmt="o-", capsize=3, label="agent")
         ax.axhline(0.0, color="grey", linestyle="--", linewidth=1, label="random (0)")
-        ax.set_xlabel("training time (minutes)" if by_time else "train step")
-        ax.set_ylabel("Elo (95% interval)")
-        ax.set_title(title)
-        ax.grid(alpha=0.3)
-        ax.legend(loc="lower right")
-        fig.tight_layout()
-        fig.savefig(path, dpi=100)
-    finally:
-        plt.close(fig)
     return path

@@ -196,13 +196,9 @@ def plot(rows: Sequence[dict], path: str | Path, title: str) -> Path:
     Raises:
         ImportError: matplotlib is not installed.
     """
-    import matplotlib
+    from boardq.plotting import chart
 
-    matplotlib.use("Agg")  # files only: no display needed
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    try:
+    with chart(path, title, "time a move (s)", "score (95% interval)") as ax:
         for opponent in sorted({r["opponent"] for r in rows}):
             for search, style in zip(SEARCHES, ("o-", "s--"), strict=True):
                 mine = sorted(
@@ -220,13 +216,4 @@ def plot(rows: Sequence[dict], path: str | Path, title: str) -> Path:
                 ax.errorbar(x, y, yerr=err, fmt=style, capsize=3, label=f"{search} vs {opponent}")
         ax.set_xscale("log")
         ax.set_ylim(-0.02, 1.02)
-        ax.set_xlabel("time a move (s)")
-        ax.set_ylabel("score (95% interval)")
-        ax.set_title(title)
-        ax.grid(alpha=0.3)
-        ax.legend(loc="best")
-        fig.tight_layout()
-        fig.savefig(path, dpi=100)
-    finally:
-        plt.close(fig)
     return Path(path)

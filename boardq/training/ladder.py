@@ -43,8 +43,8 @@ import numpy as np
 from boardq.config import TrainConfig
 from boardq.errors import AgentFileError
 from boardq.players.agentfile import SYMMETRIC_LADDER, averaged_weights, export_agent, read_header
-from boardq.players.match_openings import fixed_handicap
 from boardq.players.factory import ladder_specs
+from boardq.players.match_openings import fixed_handicap
 from boardq.players.specs import Kind
 from boardq.priority import set_session_nice
 from boardq.pruning import INFO_KEY
