@@ -215,5 +215,8 @@ def plot(rows: Sequence[dict], path: str | Path, title: str) -> Path:
                 ]
                 ax.errorbar(x, y, yerr=err, fmt=style, capsize=3, label=f"{search} vs {opponent}")
         ax.set_xscale("log")
+        times = sorted({r["move_time"] for r in rows})
+        ax.set_xticks(times, [f"{t:g}" for t in times], minor=False)
+        ax.set_xticks([], minor=True)
         ax.set_ylim(-0.02, 1.02)
     return Path(path)
