@@ -16,29 +16,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from boardq.commands.args import list_of, number
 from boardq.players.specs import FORMS, parse_spec
 
-
-def _times(text: str) -> list[float]:
-    try:
-        times = [float(t) for t in text.split(",")]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"times must be numbers with commas, got {text!r}"
-        ) from None
-    if not times or any(t <= 0 for t in times):
-        raise argparse.ArgumentTypeError(f"times must be positive seconds, got {text!r}")
-    return times
-
-
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive whole number, got {text!r}")
-    return n
+SECONDS = number(float, minimum=0.001)  # as --move-time takes them
 
 
 def parser() -> argparse.ArgumentParser:
@@ -54,14 +35,15 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--times",
-        type=_times,
-        default=[0.1, 0.3, 1.0, 3.0],
+        type=list_of(SECONDS, "seconds a move"),
+        default=(0.1, 0.3, 1.0, 3.0),
         help="seconds a move, with commas (default 0.1,0.3,1,3)",
     )
-    p.add_argument("--games", type=_positive, default=10, help="games a seat a cell (10)")
+    games = number(int, minimum=1)
+    p.add_argument("--games", type=games, default=10, help="games a seat a cell (10)")
     p.add_argument("--search", choices=["tree", "alpha-beta", "both"], default="both")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--opening-plies", type=int, default=None)
+    p.add_argument("--seed", type=number(int, minimum=0), default=0)
+    p.add_argument("--opening-plies", type=number(int, minimum=0), default=None)
     p.add_argument("--out", required=True, help="JSON lines file of the cells (carried on)")
     p.add_argument("--plot", help="PNG of score against time")
     p.add_argument("--report-only", action="store_true", help="play nothing; print FILE's table")

@@ -135,7 +135,15 @@ def test_script_reports_a_file_and_refuses_bad_input(tmp_path, capsys):
     assert script.main(["tictactoe", "--agent", "bundled:tictactoe", "--out", str(out)]) == 1
     assert "give at least one --opponent" in capsys.readouterr().err
     args = ["tictactoe", "--agent", "bundled:tictactoe", "--opponent", "mcts:10", "--out", "x"]
-    for bad in (["--times", "0.1,soon"], ["--times", "0,1"], ["--games", "0"]):
+    bad_args = (
+        ["--times", "0.1,soon"],
+        ["--times", "0,1"],
+        ["--times", "nan"],
+        ["--times", "1e999"],
+        ["--games", "0"],
+        ["--opening-plies", "-1"],
+    )
+    for bad in bad_args:
         with pytest.raises(SystemExit) as e:
             script.main(args + bad)
         assert e.value.code == 2
