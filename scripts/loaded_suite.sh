@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI's own script (.ci/run: install, lint, the README's test command) on a fresh clone of
 # this checkout's HEAD, with two CPU-bound processes beside it the whole time: whether the
-# default suite holds on a busy machine. About 25 minutes on two cores.
+# default suite holds on a busy machine.
 #
 #   bash scripts/loaded_suite.sh [RUNS]     # RUNS in a row (default 1); stops at a failure
 #

@@ -16,6 +16,33 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 # across exec, so this gives every child the default, as at a terminal.
 signal.signal(signal.SIGINT, signal.default_int_handler)
 
+MARKS = ("slow", "perf")
+"""The markers of checks that run only when asked for (`pytest -m slow`, `-m perf`)."""
+
+MAX_WORKERS = 4
+"""More workers than this gain little: the longest test file takes about two minutes
+alone, and each worker holds its own TensorFlow and starts its own `boardq` processes."""
+
+
+def pytest_xdist_auto_num_workers(config):
+    """How many processes `-n auto` (pyproject's default) runs the chosen tests in.
+
+    One a core, at most `MAX_WORKERS`, when only the default checks are chosen: most of
+    their time is `boardq` child processes importing TensorFlow, which overlap well. None
+    (in this process) when the marker expression chooses slow or perf checks: the slow
+    ones train against the clock to a preset's figures and the perf ones time code, so
+    both want the machine to themselves.
+    """
+    from _pytest.mark.expression import Expression
+
+    if not config.option.markexpr:  # no marker expression: every check, slow ones too
+        return 0
+    chosen = Expression.compile(config.option.markexpr)
+    if any(chosen.evaluate(lambda name, mark=mark, **_: name == mark) for mark in MARKS):
+        return 0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(cores or 1, MAX_WORKERS))
+
 
 @pytest.fixture
 def tiny_config(tmp_path):

@@ -24,6 +24,7 @@ import sys
 import tomllib
 import urllib.request
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -286,3 +287,25 @@ def docs_commands() -> list:
 @pytest.mark.parametrize(("doc", "argv"), docs_commands())
 def test_every_boardq_command_of_the_docs_parses(doc, argv):
     assert parses(argv) is None, f"{doc}: boardq {shlex.join(argv)} is refused by the parser"
+
+
+@pytest.mark.parametrize(
+    ("markexpr", "spread"),
+    [
+        ("not slow and not perf", True),  # pyproject's default: the README's test command
+        ("not slow and not perf and not gui", True),
+        ("slow", False),  # `pytest -m slow` trains against the clock
+        ("perf", False),  # `pytest -m perf` times code
+        ("slow or perf", False),
+        ("not perf", False),  # chooses the slow checks too
+        ("", False),  # no expression: every check
+    ],
+)
+def test_only_the_default_checks_are_spread_over_processes(request, markexpr, spread):
+    """The suite's `-n auto` asks tests/conftest.py how many processes to run in."""
+    config = SimpleNamespace(option=SimpleNamespace(markexpr=markexpr))
+    workers = request.config.hook.pytest_xdist_auto_num_workers(config=config)
+    assert (workers > 0) is spread, workers
+    assert workers <= 4
+    addopts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]
+    assert "-n auto" in addopts["ini_options"]["addopts"]
