@@ -124,15 +124,18 @@ def measure(
         lead = LeadCount(game) if LeadCount.counts(game) else None
         player = lead.seat(timed) if lead else timed
         load_before, start = os.getloadavg()[0], time.perf_counter()
-        r = evaluate(
-            player,
-            opponent,
-            game.make_env,
-            games_per_seat,
-            seed=seed,
-            observers=[lead] if lead else [],
-            openings=Openings(plies, game.setup.pass_action),
-        )
+        try:
+            r = evaluate(
+                player,
+                opponent,
+                game.make_env,
+                games_per_seat,
+                seed=seed,
+                observers=[lead] if lead else [],
+                openings=Openings(plies, game.setup.pass_action),
+            )
+        finally:
+            factory.close()  # the cell's engine, if the opponent is one, ends with it
         r |= timed.summary() | (lead.summary() if lead else {})
         row = {
             "game": game.name,

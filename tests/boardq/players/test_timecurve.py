@@ -27,13 +27,18 @@ def _script():
 
 
 class CountingFactory(PlayerFactory):
-    """The real factory, counting the opponents it builds (one a cell played)."""
+    """The real factory, counting the opponents it builds (one a cell played) and the
+    times it is told to end its engines."""
 
-    made = 0
+    made = closed = 0
 
     def make(self, spec, seed):
         self.made += 1
         return super().make(spec, seed)
+
+    def close(self):
+        self.closed += 1
+        super().close()
 
 
 @pytest.fixture(scope="module")
@@ -46,9 +51,10 @@ def factory():
 def test_measure_plays_each_cell_once_and_carries_on(factory, tmp_path):
     out = tmp_path / "curve.jsonl"
     cells = [Cell(s, 0.01, "random") for s in timecurve.SEARCHES]
-    factory.made = 0
+    factory.made = factory.closed = 0
     rows = timecurve.measure(TTT, factory, cells, 2, out, log=lambda _: None)
     assert factory.made == 2
+    assert factory.closed == 2  # an engine opponent ends with its cell, not with the run
     assert [(r["search"], r["move_time"], r["opponent"]) for r in rows] == [
         ("tree", 0.01, "random"),
         ("alpha-beta", 0.01, "random"),
