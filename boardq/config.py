@@ -136,6 +136,14 @@ class TrainConfig(ExecutionSettings):
         check=NOT_NEGATIVE,
         help="transitions collected over which epsilon decays linearly",
     )
+    search_visits: int = setting(
+        0,
+        group="algorithm",
+        check=NOT_NEGATIVE,
+        help="one game of each actor plays its moves by a tree search of N visits over "
+        "the acting network, and the values the search finds for its root's moves "
+        "become targets (0: off; games with rules; docs/strength.md)",
+    )
     pool_share: float = setting(
         0.0,
         group="algorithm",

@@ -23,6 +23,7 @@ from boardq.dqn.builder import Builder
 from boardq.dqn.coordination import CoordStop, start_workers
 from boardq.dqn.learner import Learner
 from boardq.game import Game
+from boardq.players.search_moves import make_search_moves
 from boardq.vector_check import env_random_play_rate, random_play_rate
 
 __all__ = ["Chunk", "Workers", "collection", "processes", "random_play", "vector_play"]
@@ -109,7 +110,7 @@ def collection(
     if game.vector is None:
         kinds = {"collection": False}
     made = {
-        key: Builder(config.replace(vectorized=v), game).make_collection(
+        key: Builder(config.replace(vectorized=v), game, make_search_moves).make_collection(
             learner, q, lambda: config.epsilon_start, None
         )
         for key, v in kinds.items()
@@ -167,7 +168,9 @@ def processes(
 
     cfg = config.replace(actor_processes=max(counts), pool_share=0.0)  # the pool: threads only
     q = queue.Queue(maxsize=config.queue_chunks)
-    remote = RemoteCollection(Builder(cfg, game), learner, q, lambda: cfg.epsilon_start, None)
+    remote = RemoteCollection(
+        Builder(cfg, game, make_search_moves), learner, q, lambda: cfg.epsilon_start, None
+    )
     drain = _Drain(q, 0)
     try:
         variants = {

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -23,9 +24,19 @@ from boardq.dqn.rewards import Results, Rewards
 from boardq.dqn.transitions import NStepBatch
 from boardq.gamebatch import GameBatch, Outcome
 
-__all__ = ["ActFn", "Actor", "ActorStats"]
+__all__ = ["ActFn", "Actor", "ActorStats", "MoveSearch"]
 
 ActFn = Callable[[np.ndarray], tuple[np.ndarray, int]]
+
+
+class MoveSearch(Protocol):
+    """Moves of some games chosen by a search (`boardq.players.search_moves.SearchMoves`)."""
+
+    def choose(
+        self, obs: np.ndarray, mask: np.ndarray, q: np.ndarray, ply: np.ndarray
+    ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """The Q-values to act on, and transitions of the search's values to add."""
+        ...
 
 
 @dataclass
@@ -40,6 +51,10 @@ class ActorStats:
     step_sec: float = 0.0
     infer_sec: float = 0.0
     queue_sec: float = 0.0
+    search_sec: float = 0.0
+    """Time in the searched game's searches (within step_sec)."""
+    search_targets: int = 0
+    """Transitions of the search's values added (`boardq.players.search_moves`)."""
     results: list[int] = field(default_factory=lambda: [0, 0, 0])  # first wins, draws, second
     pool_results: list[int] = field(default_factory=lambda: [0, 0, 0])  # won, drawn, lost
     """Results of the games against the opponent pool, for the newest snapshot's side."""
@@ -93,6 +108,8 @@ class Actor:
       admit: `admit(n, stop)` blocks until n more transitions may be collected (the
         replay-ratio limiter); returns False to give up (stop or timeout).
       name: the thread's name.
+      search: plays one game's moves by a tree search and adds its values as targets
+        (`boardq.players.search_moves`; None: no search).
       pool: plays a share of the games against past snapshots (None: pure self-play).
         In a pool game the past snapshot takes one seat, alternating game by game;
         every move, either side's, is a transition like any other.
@@ -113,6 +130,7 @@ class Actor:
         returns: Returns | None = None,
         openings: Openings | None = None,
         rewards: Rewards | None = None,
+        search: MoveSearch | None = None,
     ):
         self.games = games
         self.name = name
@@ -127,6 +145,7 @@ class Actor:
         self._rewards = rewards if rewards is not None else Results()
         self.stats = ActorStats()
         self.pool = pool  # the past snapshots it plays against, or None
+        self.search = search
         m = games.size
         self._ply = np.zeros(m, np.int64)  # moves made in each game so far
         self._pool_games = np.arange(m) < round((pool.share if pool else 0.0) * m)
@@ -141,6 +160,12 @@ class Actor:
         newest = q
         if self.pool is not None:
             q = self._pool_moves(obs, q)
+        targets = None
+        if self.search is not None:
+            t = time.perf_counter()
+            q, targets = self.search.choose(obs, mask, q, self._ply)
+            self.stats.search_sec += time.perf_counter() - t
+            self.stats.search_targets += len(targets["action"])
         actions = epsilon_greedy(q, mask, self._epsilon_fn(), self.rng)
         actions = self._openings.moves(actions, mask, self._ply, self.rng)
         cuts = self._returns.cuts(newest, mask, actions)
@@ -152,6 +177,8 @@ class Actor:
         chunk = self._nstep.close(reward, outcome.done, next_obs, next_mask)
         if cut is not None and len(cut["action"]):
             chunk = {k: np.concatenate([cut[k], chunk[k]]) for k in chunk}
+        if targets is not None and len(targets["action"]):
+            chunk = {k: np.concatenate([chunk[k], targets[k]]) for k in chunk}
         self._count_results(outcome)
         self._ply += 1
         self._ply[outcome.done] = 0

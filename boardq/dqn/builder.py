@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from boardq.config import TrainConfig
-from boardq.dqn.actor import ActFn, Actor, PoolOpponent
+from boardq.dqn.actor import ActFn, Actor, MoveSearch, PoolOpponent
 from boardq.dqn.collection import Collection, LocalCollection, moves_in_flight
 from boardq.dqn.learner_loop import LearnerLoop, Source
 from boardq.dqn.openings import make_openings
@@ -26,6 +26,7 @@ from boardq.dqn.returns import make_returns
 from boardq.dqn.rewards import check_lead, make_rewards
 from boardq.gamebatch import EnvGames, GameBatch
 from boardq.pruning import PrunedGames, check_pruning
+from boardq.settings import ConfigError
 
 if TYPE_CHECKING:
     from boardq.dqn.dataset import ReplayFeed
@@ -43,11 +44,16 @@ class Builder:
     Args:
       config: validated settings.
       game: the game.
+      search: makes an actor's `MoveSearch` for the `search_visits` setting,
+        `search(config, game, q_fn, games)` (`boardq.players.search_moves`, which the
+        run passes in: this layer does not import the players); None: a run with the
+        setting at 0.
     """
 
-    def __init__(self, config: TrainConfig, game: Game):
+    def __init__(self, config: TrainConfig, game: Game, search: Callable | None = None):
         self.config = config
         self.game = game
+        self._search = search
         self._inference: tuple[str, str] | None = None
 
     # -- seeds ---------------------------------------------------------------------------
@@ -163,6 +169,7 @@ class Builder:
                     admit=admit,
                     name=f"actor-{process}-{i}" if process else f"actor-{i}",
                     pool=opponent,
+                    search=self._search_moves(act_fn),
                 )
             )
         return actors
@@ -191,6 +198,16 @@ class Builder:
             act_fn, out_queue, epsilon_fn, admit, learner=learner, inference=inference
         )
         return LocalCollection(actors)
+
+    def _search_moves(self, act_fn: ActFn) -> MoveSearch | None:
+        """An actor's search for the `search_visits` setting (None: 0)."""
+        cfg = self.config
+        if not cfg.search_visits:
+            return None
+        if self._search is None:
+            raise ConfigError("search_visits is set, but this run's builder has no search")
+        q_fn = lambda obs: act_fn(obs)[0]  # noqa: E731
+        return self._search(cfg, self.game, q_fn, cfg.games_per_thread)
 
     # -- replay and input pipeline ---------------------------------------------------------
     def replay_tolerance(self) -> float:

@@ -106,6 +106,9 @@ class LocalCollection:
             # The newest snapshot's score against the past ones (win 1, draw 0.5).
             m["pool/games"] = won + drawn + lost
             m["pool/score"] = (won + 0.5 * drawn) / (won + drawn + lost)
+        if any(a.search is not None for a in self.actors):  # search in self-play
+            m["search/targets"] = sum(s.search_targets for s in stats)
+            m["search/sec"] = sum(s.search_sec for s in stats)
         return m
 
     def events(self) -> list[str]:

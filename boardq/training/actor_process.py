@@ -47,6 +47,7 @@ class ActorProcess:
         from boardq.dqn.builder import Builder
         from boardq.dqn.networks import QFunction, build_q_network
         from boardq.dqn.snapshot import Snapshot, SnapshotBox
+        from boardq.players.search_moves import make_search_moves
 
         cfg = TrainConfig.from_dict(config)
         game = get_game(game_name)
@@ -58,7 +59,7 @@ class ActorProcess:
         self._snapshots = SnapshotBox(Snapshot(-1, self._q.weights_of(model)))
         self._q.warm_up(self._snapshots.get().weights)
         self._epsilon = cfg.epsilon_start
-        builder = Builder(cfg, game)
+        builder = Builder(cfg, game, make_search_moves)
         inference, self._inference_note = builder.actor_inference()
         act = builder.make_policy(self._q, self._snapshots, inference)
         self._actors = builder.make_actors(

@@ -31,6 +31,7 @@ from boardq.dqn.policies import linear_epsilon
 from boardq.errors import RunDirError
 from boardq.game import Game
 from boardq.players.factory import check_symmetric, ladder_specs
+from boardq.players.search_moves import make_search_moves
 from boardq.rundir import CONFIG_FILE, RunLock, atomic_write_text, new_run_dir
 from boardq.training.budget import Budget
 from boardq.training.checkpoints import disk_full_error
@@ -116,7 +117,7 @@ class Trainer:
         self.built = True
 
     def _build(self) -> None:
-        cfg, builder = self.config, Builder(self.config, self.game)
+        cfg, builder = self.config, Builder(self.config, self.game, make_search_moves)
         self.builder = builder
         self.learner = builder.make_learner()
         self.coord = tf.train.Coordinator()
