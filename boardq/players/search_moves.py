@@ -69,7 +69,6 @@ class SearchMoves:
         self._obs_shape, self._num_actions = tuple(obs_shape), int(num_actions)
         self.row = int(row)
         self.searches = 0
-        self.targets = 0
 
     def choose(
         self, obs: np.ndarray, mask: np.ndarray, q: np.ndarray, ply: np.ndarray
@@ -104,7 +103,6 @@ class SearchMoves:
         chunk["obs"][:] = obs
         chunk["action"][:] = actions
         chunk["reward"][:] = root.means()[visited]
-        self.targets += len(actions)
         return chunk  # discount 0, next_mask all False: the target is the reward
 
 

@@ -108,12 +108,12 @@ def test_an_actor_adds_the_search_targets_to_its_chunk_and_plays_the_search_move
         seed=0,
         search=search,
     )
-    total = targets = 0
+    targets = 0
     for _ in range(12):
         obs = actor.games.observe()[0].copy()  # the batch's own planes change as it steps
         chunk = actor.step()
-        added = search.targets - targets
-        targets, total = search.targets, total + len(chunk["action"])
+        added = actor.stats.search_targets - targets
+        targets = actor.stats.search_targets
         assert added >= 1  # 32 visits over at most 9 moves: some move has two
         tail = {k: v[len(v) - added :] for k, v in chunk.items()}
         assert (tail["discount"] == 0).all() and (tail["obs"] == obs[3]).all()
@@ -141,8 +141,7 @@ def test_training_with_search_in_self_play_runs_every_actors_search(tiny_config)
     result = trainer.run()
     assert not result.interrupted and result.metrics["train_steps"] == 30
     for actor in trainer.collection.actors:
-        assert actor.search.searches > 0 and actor.search.targets > 0
-        assert actor.stats.search_targets == actor.search.targets
+        assert actor.search.searches > 0 and actor.stats.search_targets > 0
     m = trainer.collection.metrics()
-    assert m["search/targets"] == sum(a.search.targets for a in trainer.collection.actors)
+    assert m["search/targets"] == sum(a.stats.search_targets for a in trainer.collection.actors)
     assert 0 < m["search/sec"] <= m["actor_step_sec"]
