@@ -20,7 +20,15 @@ from boardq.dqn.collection import steps_per_request
 
 __all__ = ["SUMMED", "ActorProcess"]
 
-SUMMED = ("games", "moves", "forward_calls", "infer_sec", "step_sec")
+SUMMED = (
+    "games",
+    "moves",
+    "forward_calls",
+    "infer_sec",
+    "step_sec",
+    "search_sec",
+    "search_targets",
+)
 """The `ActorStats` counters a request reports, summed over the process's threads."""
 
 

@@ -113,6 +113,7 @@ class RemoteCollection:
         self._away: dict[int, float] = {}  # process -> since when it has not answered
         self._gone_nodes: set[str] = set()
         self.restarts = 0
+        self._searching = bool(cfg.search_visits)  # search in self-play: its metrics
         self.stats = [ActorStats() for _ in range(cfg.actor_processes)]
         self.handles: list[Any] = []
         try:
@@ -302,11 +303,15 @@ class RemoteCollection:
         return float(np.mean([s.version for s in self.stats]))
 
     def metrics(self) -> dict[str, Any]:
-        return {
+        m = {
             "actor_infer_sec": sum(s.infer_sec for s in self.stats),
             "actor_step_sec": sum(s.step_sec for s in self.stats),
             "actor_restarts": self.restarts,
         }
+        if self._searching:  # as the threads' `Collection` reports them
+            m["search/targets"] = sum(s.search_targets for s in self.stats)
+            m["search/sec"] = sum(s.search_sec for s in self.stats)
+        return m
 
     def close(self) -> None:
         """Kills the actor processes and shuts down a Ray instance this run started."""

@@ -47,6 +47,16 @@ def test_training_with_two_actor_processes_holds_the_replay_ratio(tiny_config):
     assert not ray.is_initialized()  # the local instance this run started is gone
 
 
+def test_search_in_self_play_runs_in_the_actor_processes_and_is_reported(tiny_config):
+    cfg = tiny_config.replace(actor_processes=1, actor_threads=1, budget_steps=200, search_visits=4)
+    trainer = Trainer(cfg, get_game("tictactoe"))
+    assert trainer.run().metrics["train_steps"] == 200
+    # The process's searched game gave targets and took time, and the metrics say so.
+    stats, m = trainer.collection.stats[0], trainer.collection.metrics()
+    assert stats.search_targets > 0 and m["search/targets"] == stats.search_targets
+    assert 0 < m["search/sec"] == stats.search_sec <= m["actor_step_sec"]
+
+
 def descendants(root: int) -> dict[int, str]:
     """pid -> command line of every process below `root`."""
     # -ww: whole command lines (ps cuts them to $COLUMNS otherwise)
