@@ -22,6 +22,7 @@ __all__ = [
     "Collection",
     "LocalCollection",
     "moves_in_flight",
+    "search_metrics",
     "steps_per_request",
 ]
 
@@ -30,6 +31,14 @@ REQUESTS_IN_FLIGHT = 2
 """Requests each collector keeps outstanding: one runs while the other travels."""
 TRANSITIONS_PER_REQUEST = 512
 """About how many moves one request asks of an actor process."""
+
+
+def search_metrics(stats: Sequence) -> dict[str, Any]:
+    """Search in self-play's metrics over actors' `ActorStats` (threads or processes)."""
+    return {
+        "search/targets": sum(s.search_targets for s in stats),
+        "search/sec": sum(s.search_sec for s in stats),
+    }
 
 
 def steps_per_request(config: TrainConfig) -> int:
@@ -107,8 +116,7 @@ class LocalCollection:
             m["pool/games"] = won + drawn + lost
             m["pool/score"] = (won + 0.5 * drawn) / (won + drawn + lost)
         if any(a.search is not None for a in self.actors):  # search in self-play
-            m["search/targets"] = sum(s.search_targets for s in stats)
-            m["search/sec"] = sum(s.search_sec for s in stats)
+            m |= search_metrics(stats)
         return m
 
     def events(self) -> list[str]:

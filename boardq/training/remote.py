@@ -34,7 +34,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from boardq.dqn.actor import ActorStats
-from boardq.dqn.collection import REQUESTS_IN_FLIGHT, Collection, steps_per_request
+from boardq.dqn.collection import (
+    REQUESTS_IN_FLIGHT,
+    Collection,
+    search_metrics,
+    steps_per_request,
+)
 from boardq.dqn.coordination import put_until_stopped
 from boardq.training.actor_process import SUMMED, ActorProcess
 from boardq.training.cluster import node_name, placement, start_ray, wait_started
@@ -308,9 +313,8 @@ class RemoteCollection:
             "actor_step_sec": sum(s.step_sec for s in self.stats),
             "actor_restarts": self.restarts,
         }
-        if self._searching:  # as the threads' `Collection` reports them
-            m["search/targets"] = sum(s.search_targets for s in self.stats)
-            m["search/sec"] = sum(s.search_sec for s in self.stats)
+        if self._searching:  # search in self-play
+            m |= search_metrics(self.stats)
         return m
 
     def close(self) -> None:
