@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from boardq.commands.args import list_of, number
+from boardq.commands.args import add_engine_timeout_option, list_of, number
 from boardq.players.specs import FORMS, parse_spec
 
 SECONDS = number(float, minimum=0.001)  # as --move-time takes them
@@ -44,6 +44,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--search", choices=["tree", "alpha-beta", "both"], default="both")
     p.add_argument("--seed", type=number(int, minimum=0), default=0)
     p.add_argument("--opening-plies", type=number(int, minimum=0), default=None)
+    add_engine_timeout_option(p)
     p.add_argument("--out", required=True, help="JSON lines file of the cells (carried on)")
     p.add_argument("--plot", help="PNG of score against time")
     p.add_argument("--report-only", action="store_true", help="play nothing; print FILE's table")
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
                 for spec in args.opponent
                 for search in searches
             ]
-            with PlayerFactory(game, symmetric=None) as factory:
+            with PlayerFactory(game, None, engine_timeout_sec=args.engine_timeout) as factory:
                 factory.evaluated = factory.agent(args.agent, symmetric=None)  # as its run chose
                 rows = timecurve.measure(
                     game, factory, cells, args.games, args.out, args.seed, args.opening_plies

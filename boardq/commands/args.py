@@ -282,3 +282,17 @@ def handicap_of(args: argparse.Namespace, game):
         return fixed_handicap(game, args.handicap)
     except ValueError as e:
         raise BoardqError(f"--handicap {args.handicap}: {e}") from None
+
+
+def add_engine_timeout_option(p: argparse.ArgumentParser) -> None:
+    """`--engine-timeout SEC`: how long a GTP engine may take over one answer."""
+    from boardq.players.gtp_client import DEFAULT_TIMEOUT_SEC
+
+    p.add_argument(
+        "--engine-timeout",
+        type=number(float, minimum=1),
+        default=None,
+        metavar="SEC",
+        help="how long a gtp: engine may take over one answer before the match stops "
+        f"(default {DEFAULT_TIMEOUT_SEC:g}); strong levels on a busy machine take longer",
+    )

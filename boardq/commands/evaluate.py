@@ -16,9 +16,14 @@ and the share of its moves that keep the best outcome is printed
 The evaluated agent's time a move (mean and longest) comes with each opponent's
 results: with a search, the time is what a depth costs.
 
-Exit codes: 0 done; 1 a bad or missing agent file, an opponent the game cannot have, or
-a record folder that cannot be written (one line on stderr); 2 a bad command line (a bad
-spec or depth).
+A match that cannot go on (an engine that died, or took longer than `--engine-timeout`
+over one answer) or is interrupted (Ctrl-C) still prints the games played so far, as
+text or JSON (`"stopped"` says why), before its one line on stderr; the opponents after
+it are not played.
+
+Exit codes: 0 done; 1 a bad or missing agent file, an opponent the game cannot have, a
+record folder that cannot be written, or a match stopped by its engine (one line on
+stderr); 2 a bad command line (a bad spec or depth); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -29,23 +34,23 @@ import sys
 import time
 
 from boardq.commands.args import (
+    add_engine_timeout_option,
     add_handicap_option,
     add_search_options,
-    counted,
     handicap_of,
     number,
     search_settings,
     searching_player,
 )
+from boardq.commands.evaluate_report import SCORE_CONVENTION, format_results
 from boardq.commands.play import add_komi_option, komi_of
 from boardq.commands.progress import GameProgress
+from boardq.errors import EXIT_ERROR, EXIT_INTERRUPTED, BoardqError
 from boardq.players.factory import check_symmetric
 from boardq.players.gtp_player import DEFAULT_OPENING_PLIES
 from boardq.players.specs import FORMS, Kind, PlayerSpec, parse_spec
 
 __all__ = ["SCORE_CONVENTION", "add_command", "default_opponents", "format_results", "run"]
-
-SCORE_CONVENTION = "mean points per game: win 1, draw 0.5, loss 0"
 
 
 def add_command(sub) -> None:
@@ -56,7 +61,8 @@ def add_command(sub) -> None:
         description="Plays GAMES games from each seat against each opponent and prints "
         f"wins, draws, losses and the score ({SCORE_CONVENTION}) with its 95% interval.",
         epilog=f"opponents: {FORMS}. perfect is for tic-tac-toe only; mcts needs OpenSpiel. "
-        "exit codes: 0 done, 1 bad agent file or opponent, 2 bad command line",
+        "exit codes: 0 done, 1 bad agent file or opponent or a match its engine stopped (the "
+        "games played are printed), 2 bad command line, 130 interrupted (the same)",
     )
     p.add_argument(
         "game",
@@ -120,6 +126,7 @@ def add_command(sub) -> None:
         "games/connect_four/critical-positions.json): the share where the agent's move keeps "
         "the best outcome (boardq.commands.positions)",
     )
+    add_engine_timeout_option(p)
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument(
         "--record",
@@ -173,9 +180,9 @@ def run(args: argparse.Namespace) -> int:
     warn_engines(specs, game, "evaluate")
     recorder = _recorder(args.record, game, handicap)
     # Agents play as their runs chose (averaged or not) unless --[no-]symmetric says.
-    with PlayerFactory(game, symmetric=None) as factory:
+    with PlayerFactory(game, symmetric=None, engine_timeout_sec=args.engine_timeout) as factory:
         factory.evaluated = agent = factory.agent(args.agent, symmetric=args.symmetric)
-        results, engines, checked = _play(args, game, factory, specs, recorder, handicap)
+        results, engines, checked, stop = _play(args, game, factory, specs, recorder, handicap)
     header = {
         "game": game.name,
         "agent": str(agent.path),
@@ -191,6 +198,8 @@ def run(args: argparse.Namespace) -> int:
     }
     if engines:
         header["engines"] = engines
+    if stop is not None:
+        header["stopped"] = _stop_reason(stop)
     if recorder:
         header["records"] = str(args.record)
         if recorder.error:
@@ -199,7 +208,17 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({**header, "opponents": results}, indent=2))
     else:
         print("\n".join(format_results(game.title, header, results)))
+    if isinstance(stop, KeyboardInterrupt):
+        print("boardq evaluate: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if stop is not None:
+        print(f"boardq evaluate: error: {stop}", file=sys.stderr)
+        return EXIT_ERROR
     return 0
+
+
+def _stop_reason(stop: BaseException) -> str:
+    return "interrupted (Ctrl-C)" if isinstance(stop, KeyboardInterrupt) else str(stop)
 
 
 def _handicap(args: argparse.Namespace, game):
@@ -208,8 +227,6 @@ def _handicap(args: argparse.Namespace, game):
     Raises:
         BoardqError: the game has no such handicap, or `--opening-plies` is given too.
     """
-    from boardq.errors import BoardqError
-
     if args.handicap is not None and args.opening_plies:
         raise BoardqError("--handicap and --opening-plies open the games two ways: give one")
     return handicap_of(args, game)
@@ -228,9 +245,16 @@ def _recorder(folder: str | None, game, handicap=None):
     return Recorder(game, sink=RecordFolder(folder).add, handicap=opening)
 
 
-def _play(args, game, factory, specs, recorder=None, handicap=None) -> tuple[dict, dict, bool]:
-    """Plays each opponent; (results by opponent, engines' notes, rules cross-checked)."""
-    from boardq.players.evaluation import Openings, TimedPlayer, evaluate
+def _play(args, game, factory, specs, recorder=None, handicap=None):
+    """Plays each opponent in turn.
+
+    Returns:
+        (results by opponent, engines' notes, whether OpenSpiel cross-checked the rules,
+        what stopped the matches early or None). A match stopped by its engine
+        (`BoardqError`) or by Ctrl-C keeps the games it played; the opponents after it
+        are left out.
+    """
+    from boardq.players.evaluation import Match, Openings, TimedPlayer
     from boardq.players.gtp_player import GtpPlayer, opening_plies
     from boardq.players.openspiel_bot import rule_checks
     from boardq.records import agent_info, spec_info
@@ -246,7 +270,7 @@ def _play(args, game, factory, specs, recorder=None, handicap=None) -> tuple[dic
     if lead:
         watchers.append(lead)
         player = lead.seat(player)
-    results, engines = {}, {}
+    results, engines, stop = {}, {}, None
     with progress:
         for spec in specs:
             progress.label = f"vs {spec.name}"
@@ -260,7 +284,7 @@ def _play(args, game, factory, specs, recorder=None, handicap=None) -> tuple[dic
                 recorder.event = f"boardq evaluate vs {spec.name}"
                 seated = recorder.seat(opponent, spec_info(spec))
             timed = TimedPlayer(player)
-            r = evaluate(
+            match = Match(
                 timed,
                 seated,
                 game.make_env,
@@ -269,6 +293,13 @@ def _play(args, game, factory, specs, recorder=None, handicap=None) -> tuple[dic
                 observers=watchers,
                 openings=handicap or Openings(plies, avoid),
             )
+            try:
+                match.play()
+            except (BoardqError, KeyboardInterrupt) as e:
+                stop = e
+            r = match.metrics()
+            if not r:  # not one game ended
+                break
             r["seconds"] = time.perf_counter() - t0
             r["opening_plies"] = float(plies)
             r.update(timed.summary())
@@ -282,7 +313,11 @@ def _play(args, game, factory, specs, recorder=None, handicap=None) -> tuple[dic
                     "disagreeing_games": opponent.disagreed,
                 }
             results[spec.name] = r
-    return results, engines, bool(observers)
+            if stop is not None:
+                break
+    if stop is not None and not results:
+        raise stop  # nothing to show: the one line of `boardq.commands.main`
+    return results, engines, bool(observers), stop
 
 
 def warn_engines(specs, game, command: str) -> None:
@@ -295,95 +330,3 @@ def warn_engines(specs, game, command: str) -> None:
         if spec.kind is Kind.GTP:
             for note in engine_warnings(spec.command, game):
                 print(f"boardq {command}: warning: {spec.name}: {note}", file=sys.stderr)
-
-
-def format_results(title: str, header: dict, results: dict[str, dict[str, float]]) -> list[str]:
-    """The results as lines of text: one per opponent and seat, then both seats."""
-    depth, move_time = header["search_depth"], header.get("move_time_sec")
-    how = f"depth-{depth} search" if depth else "greedy, no search"
-    if move_time:
-        how = f"tree search of {move_time:g} s a move"
-    if header.get("visits"):
-        how = f"tree search of {header['visits']} visits a move"
-    if header.get("symmetries", 1) > 1:
-        how += f", values averaged over {header['symmetries']} symmetries"
-        if header.get("symmetric_as_its_run_chose"):
-            how += " as its run chose"
-    width = max([16, *(len(name) for name in results)])
-    lines = [
-        f"{title}: {header['agent']} ({how}), {counted(header['games_per_seat'], 'game')} per seat",
-        "score = mean points per game (win 1, draw 0.5, loss 0), with its 95% interval",
-        f"  {'opponent':<{width}} {'seat':<7} {'win':>5} {'draw':>5} {'loss':>5}  score  interval",
-    ]
-    for name, r in results.items():
-        for i, (seat, prefix) in enumerate((("first", "first/"), ("second", "second/"))):
-            games = r[f"{prefix}games"]
-            counts = [round(r[f"{prefix}{k}"] * games) for k in ("win", "draw", "loss")]
-            lines.append(
-                f"  {name if i == 0 else '':<{width}} {seat:<7} {counts[0]:>5} {counts[1]:>5} "
-                f"{counts[2]:>5}  {_score(r, prefix)}"
-            )
-        timing = f"{r['seconds']:.1f} s"
-        if "move_sec_mean" in r:
-            timing += (
-                f"; the agent's move {r['move_sec_mean']:.3f} s, at most {r['move_sec_max']:.3f} s"
-            )
-        if "depth_mean" in r:
-            low, high = r["depth_min"], r["depth_max"]
-            timing += f"; depth {r['depth_mean']:.1f} on average, {low:.0f}-{high:.0f}"
-        lines.append(f"  {'':<{width}} {'both':<7} {'':>17}  {_score(r, '')}  ({timing})")
-    if header.get("handicap"):
-        lines.append(
-            f"as black (first) the agent started every game with {header['handicap']} "
-            "handicap stones, its opponent passing (the komi stayed white's); as white "
-            "(second) it played even games"
-        )
-    for name, r in results.items():
-        lines += _varied(name, r, header.get("engines", {}).get(name))
-    if header.get("records"):
-        lines.append(f"games kept in {header['records']} (boardq replay opens them)")
-    if not header["rules_checked_by_openspiel"]:
-        lines.append("(rules not cross-checked: OpenSpiel is not installed or lacks the game)")
-    return lines
-
-
-def _varied(name: str, r: dict[str, float], engine: dict | None) -> list[str]:
-    """How the games against `name` were varied, and what the engine's own count said."""
-    plies = int(r.get("opening_plies", 0))
-    opening = f"{counted(plies, 'random opening move')}, the same for both seats"
-    own = []
-    if "lead/mean" in r:
-        seats = [
-            f"{seat} {r[f'lead/{seat}/mean']:+.1f}"
-            for seat in ("first", "second")
-            if f"lead/{seat}/mean" in r
-        ]
-        own = [
-            f"  boardq's count gave the agent a mean lead of {r['lead/mean']:+.1f} "
-            f"over {counted(int(r['lead/games']), 'game')} ({', '.join(seats)})"
-        ]
-    if engine is None:
-        if plies:
-            return [f"{name}: games opened with {opening}", *own]
-        return [f"{name}:", *own] if own else []
-    how = [engine["varied"]] if engine["varied"] else ["nothing: it takes no seed"]
-    how = ([] if plies and not engine["varied"] else how) + ([opening] if plies else [])
-    lines = [f"{name}: {engine['engine']}; games varied by {'; '.join(how)}"]
-    scored = int(r.get("engine/scored", 0))
-    if scored:
-        count = (
-            f"its own count (final_score) disagreed with boardq's result in "
-            f"{int(r['engine/disagreements'])} of {scored} games"
-        )
-        if "engine/opponent_margin" in r:
-            count += f"; it gave the agent a mean lead of {r['engine/opponent_margin']:+.1f}"
-        lines.append(f"  {count}")
-    if r.get("engine/resigned"):
-        lines.append(f"  it resigned {counted(int(r['engine/resigned']), 'game')}")
-    return lines + own
-
-
-def _score(r: dict[str, float], prefix: str) -> str:
-    return (
-        f"{r[prefix + 'score']:.3f}  {r[prefix + 'score_low']:.3f}-{r[prefix + 'score_high']:.3f}"
-    )

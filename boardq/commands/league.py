@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from boardq.commands.args import counted, number
+from boardq.commands.args import add_engine_timeout_option, counted, number
 from boardq.commands.evaluate import warn_engines
 from boardq.commands.progress import GameProgress
 from boardq.players.specs import FORMS, Kind, PlayerSpec, parse_league_player, parse_spec
@@ -83,6 +83,7 @@ def add_command(sub) -> None:
         help="games per seat in each pairing (default 20)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the players and the bootstrap")
+    add_engine_timeout_option(p)
     p.add_argument("--json", action="store_true", help="print the ratings as JSON")
     p.add_argument(
         "--record",
@@ -122,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
 
         recorder = Recorder(game, RecordFolder(args.record).add, event="boardq league")
     progress = GameProgress(len(specs) * (len(specs) - 1) * args.games)  # every pairing, 2 seats
-    with PlayerFactory(game, symmetric=args.symmetric) as factory:  # it ends the engines
+    timeout = args.engine_timeout
+    with PlayerFactory(game, args.symmetric, engine_timeout_sec=timeout) as factory:  # ends engines
         players = [factory.make(spec, args.seed + k) for k, spec in enumerate(specs)]
         if recorder:
             players = [recorder.seat(p, spec_info(s)) for p, s in zip(players, specs, strict=True)]

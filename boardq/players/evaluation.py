@@ -14,16 +14,17 @@ and observers that implement `resigned` are told.
 How games open (`Openings`: seeded random moves; `Handicap`: Go's handicap stones) is
 `boardq.players.match_openings`; both are re-exported here.
 
-Scores count a win 1, a draw 0.5 and a loss 0 (the convention of Elo ratings), so a
-score is the mean points per game in [0, 1]; 0.5 is an even match.
+`Match` plays one player against another from both seats and keeps each result as
+its game ends, so a match that cannot go on (an engine that died or went silent,
+Ctrl-C) still scores the games it played; `evaluate` is a whole match. Scores count a
+win 1, a draw 0.5 and a loss 0 (`boardq.players.scores`, whose `score_interval` is
+re-exported here).
 
 This module imports no TensorFlow: it runs in tests and tools that need no network.
 """
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -31,12 +32,15 @@ import numpy as np
 
 from boardq.players.match_openings import Handicap, Openings, ScriptedOpening, fixed_handicap
 from boardq.players.opponents import PerfectPlayer, RandomPlayer, WinBlockPlayer
+from boardq.players.scores import score_interval, scores, seat_metrics
+from boardq.players.timing import TimedPlayer
 
 if TYPE_CHECKING:
     from pettingzoo.utils.env import AECEnv
 
 __all__ = [
     "Handicap",
+    "Match",
     "MoveObserver",
     "Openings",
     "PerfectPlayer",
@@ -53,8 +57,6 @@ __all__ = [
 ]
 
 Observation = Mapping[str, np.ndarray]
-Z_95 = 1.959963984540054
-"""The standard normal quantile of a two-sided 95% interval."""
 
 
 class Player(Protocol):
@@ -63,50 +65,6 @@ class Player(Protocol):
     def act(self, observation: Observation) -> int:
         """Returns a legal action for the PettingZoo observation of the player to move."""
         ...
-
-
-class TimedPlayer:
-    """A player whose moves are timed: how long a searching agent takes to move.
-
-    Args:
-        player: the player timed (it must not be a `MoveObserver`: this wrapper does
-            not pass the game's moves on).
-    """
-
-    def __init__(self, player: Player) -> None:
-        self.player = player
-        self.seconds: list[float] = []
-        self.depths: list[int] = []
-
-    def act(self, observation: Observation) -> int:
-        """The player's move; its time is kept (and the depth a timed search reached)."""
-        start = time.perf_counter()
-        action = self.player.act(observation)
-        self.seconds.append(time.perf_counter() - start)
-        if getattr(self.player, "move_time", None):
-            self.depths.append(self.player.depth)
-        return action
-
-    def summary(self) -> dict[str, float]:
-        """`move_sec_mean` and `move_sec_max` over the moves timed, and `moves`.
-
-        For a search given a time per move, also `depth_mean`, `depth_min` and
-        `depth_max`: how deep it got.
-        """
-        times = np.asarray(self.seconds or [0.0])
-        out = {
-            "move_sec_mean": float(times.mean()),
-            "move_sec_max": float(times.max()),
-            "moves": float(len(self.seconds)),
-        }
-        if self.depths:
-            depths = np.asarray(self.depths)
-            out |= {
-                "depth_mean": float(depths.mean()),
-                "depth_min": float(depths.min()),
-                "depth_max": float(depths.max()),
-            }
-        return out
 
 
 @runtime_checkable
@@ -224,34 +182,6 @@ def _run_game(
     return result
 
 
-def score_interval(points: float, games: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson interval of a score (win 1, draw 0.5, loss 0) over `games` games.
-
-    Draws make a game's points vary less than a win-or-loss coin with the same mean, so
-    treating the score as a binomial proportion makes the interval a little wide, never
-    narrow. Unlike mean +- z * sd it stays inside [0, 1] and does not shrink to a point
-    when every game had the same result.
-
-    Args:
-        points: total points scored.
-        games: games played (at least 1).
-        z: the normal quantile (1.96 for 95%).
-
-    Returns:
-        (low, high) with 0 <= low <= points / games <= high <= 1.
-    """
-    if games < 1:
-        raise ValueError(f"games must be positive, got {games}")
-    p = points / games
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"points {points} outside [0, {games}]")
-    z2 = z * z
-    center = (p + z2 / (2 * games)) / (1 + z2 / games)
-    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
-    # Rounding can put an end a hair past the score when every game had one result.
-    return max(0.0, min(p, center - half)), min(1.0, max(p, center + half))
-
-
 def evaluate(
     player: Player,
     opponent: Player,
@@ -283,40 +213,82 @@ def evaluate(
         points of `player`: win 1, draw 0.5, loss 0) and its 95% interval `score_low`,
         `score_high`. Over both seats: `score`, `score_low`, `score_high`, `games`.
     """
-    if games_per_seat < 1:
-        raise ValueError(f"games_per_seat must be positive, got {games_per_seat}")
-    first: list[int] = []
-    second: list[int] = []
-    for i in range(2 * games_per_seat):
-        if should_stop is not None and should_stop():
-            return {}
-        opening = None if openings is None else openings.seated(i < games_per_seat)
-        game = (seed + i, observers, opening, seed + i % games_per_seat)
-        if i < games_per_seat:
-            first.append(play_game(make_env, (player, opponent), *game))
-        else:
-            second.append(-play_game(make_env, (opponent, player), *game))
-    metrics = {**_seat_metrics("first/", first), **_seat_metrics("second/", second)}
-    metrics.update(_scores("", first + second))
-    return metrics
+    match = Match(player, opponent, make_env, games_per_seat, seed, observers, openings)
+    return match.metrics() if match.play(should_stop) else {}
 
 
-def _scores(prefix: str, results: Sequence[int]) -> dict[str, float]:
-    points = float(np.sum((np.asarray(results) + 1) / 2))  # -1, 0, +1 -> 0, 0.5, 1
-    low, high = score_interval(points, len(results))
-    return {
-        f"{prefix}score": points / len(results),
-        f"{prefix}score_low": low,
-        f"{prefix}score_high": high,
-        f"{prefix}games": float(len(results)),
-    }
+class Match:
+    """`player` against `opponent` from both seats, each result kept as its game ends.
 
+    The games are `evaluate`'s, in its order: `games_per_seat` with `player` first,
+    then as many with it second. Arguments as `evaluate` takes them.
 
-def _seat_metrics(prefix: str, results: Sequence[int]) -> dict[str, float]:
-    outcomes = np.asarray(results)
-    return {
-        f"{prefix}win": float(np.mean(outcomes == 1)),
-        f"{prefix}draw": float(np.mean(outcomes == 0)),
-        f"{prefix}loss": float(np.mean(outcomes == -1)),
-        **_scores(prefix, results),
-    }
+    Attributes:
+        first, second: the results so far from `player`'s side (+1 a win, 0 a draw,
+            -1 a loss) where it moved first, and second.
+    """
+
+    def __init__(
+        self,
+        player: Player,
+        opponent: Player,
+        make_env: Callable[[], AECEnv],
+        games_per_seat: int = 100,
+        seed: int = 0,
+        observers: Sequence[MoveObserver] = (),
+        openings: Openings | Handicap | None = None,
+    ) -> None:
+        if games_per_seat < 1:
+            raise ValueError(f"games_per_seat must be positive, got {games_per_seat}")
+        self.players = (player, opponent)
+        self.make_env = make_env
+        self.games_per_seat = games_per_seat
+        self.seed = seed
+        self.observers = observers
+        self.openings = openings
+        self.first: list[int] = []
+        self.second: list[int] = []
+
+    @property
+    def played(self) -> int:
+        """Games that have ended."""
+        return len(self.first) + len(self.second)
+
+    @property
+    def games(self) -> int:
+        """Games in the whole match."""
+        return 2 * self.games_per_seat
+
+    def play(self, should_stop: Callable[[], bool] | None = None) -> bool:
+        """Plays the games not yet played; False if `should_stop` ended it first.
+
+        Whatever a game raises (an engine's `EngineError`, KeyboardInterrupt) ends the
+        match there and is raised again; the games before it stay counted.
+        """
+        player, opponent = self.players
+        n = self.games_per_seat
+        for i in range(self.played, self.games):
+            if should_stop is not None and should_stop():
+                return False
+            opening = None if self.openings is None else self.openings.seated(i < n)
+            game = (self.seed + i, self.observers, opening, self.seed + i % n)
+            if i < n:
+                self.first.append(play_game(self.make_env, (player, opponent), *game))
+            else:
+                self.second.append(-play_game(self.make_env, (opponent, player), *game))
+        return True
+
+    def metrics(self) -> dict[str, float]:
+        """The scores of the games played so far, named as `evaluate` names them.
+
+        A seat without a game has none of its own (`first/...` or `second/...`); a
+        match without a game has none at all.
+        """
+        out: dict[str, float] = {}
+        if self.first:
+            out |= seat_metrics("first/", self.first)
+        if self.second:
+            out |= seat_metrics("second/", self.second)
+        if self.played:
+            out |= scores("", self.first + self.second)
+        return out

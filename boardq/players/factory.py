@@ -173,12 +173,21 @@ class PlayerFactory:
         symmetric: whether agents named by path (`agent:PATH`, `search:D:PATH`) average
             their values over the board's symmetries (`league --symmetric`); None: each
             as its run chose (`Agent.load`; evaluate's opponents).
+        engine_timeout_sec: how long an engine may take over one answer (`--engine-timeout`);
+            None: `gtp_client.DEFAULT_TIMEOUT_SEC`.
     """
 
-    def __init__(self, game, evaluated=None, symmetric: bool | None = False) -> None:
+    def __init__(
+        self,
+        game,
+        evaluated=None,
+        symmetric: bool | None = False,
+        engine_timeout_sec: float | None = None,
+    ) -> None:
         self.game = game
         self.evaluated = evaluated
         self.symmetric = symmetric
+        self.engine_timeout_sec = engine_timeout_sec
         self._agents: dict[tuple[str, bool | None], Any] = {}
         self._engines: list[Any] = []
         self._makers: dict[Kind, Callable[[PlayerSpec, int], Any]] = {
@@ -221,9 +230,10 @@ class PlayerFactory:
         return MCTSPlayer(self.game, spec.simulations, seed=seed)
 
     def _gtp(self, spec: PlayerSpec, seed: int):
-        from boardq.players.gtp_player import GtpPlayer
+        from boardq.players.gtp_player import DEFAULT_TIMEOUT_SEC, GtpPlayer
 
-        player = GtpPlayer(self.game, spec.command, seed=seed)
+        timeout = self.engine_timeout_sec or DEFAULT_TIMEOUT_SEC
+        player = GtpPlayer(self.game, spec.command, seed=seed, timeout_sec=timeout)
         self._engines.append(player)
         return player
 
