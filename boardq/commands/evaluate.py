@@ -45,7 +45,7 @@ from boardq.commands.args import (
 from boardq.commands.evaluate_report import SCORE_CONVENTION, format_results
 from boardq.commands.play import add_komi_option, komi_of
 from boardq.commands.progress import GameProgress
-from boardq.errors import EXIT_ERROR, EXIT_INTERRUPTED, BoardqError
+from boardq.errors import BoardqError
 from boardq.players.factory import check_symmetric
 from boardq.players.gtp_player import DEFAULT_OPENING_PLIES
 from boardq.players.specs import FORMS, Kind, PlayerSpec, parse_spec
@@ -208,12 +208,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({**header, "opponents": results}, indent=2))
     else:
         print("\n".join(format_results(game.title, header, results)))
-    if isinstance(stop, KeyboardInterrupt):
-        print("boardq evaluate: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
     if stop is not None:
-        print(f"boardq evaluate: error: {stop}", file=sys.stderr)
-        return EXIT_ERROR
+        raise stop  # its one line and exit code: `boardq.commands.main`, as for any error
     return 0
 
 
