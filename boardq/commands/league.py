@@ -10,15 +10,20 @@ them in training order, and a PNG of rating against training time is written. Wi
 them are done goes to stderr (`boardq.commands.progress`). With `--record DIR` every
 game is kept in DIR as it ends (`boardq.records`).
 
+A league that an engine stops (it died, or went silent past `--engine-timeout`) or
+Ctrl-C stops still rates the games it played: the table (or JSON, with `"stopped"`)
+comes first, a player not yet reached is "not played", then the one line on stderr.
+
 Exit codes: 0 done; 1 a bad or missing agent file or run directory, a player the game
-cannot have, or a record folder that cannot be written (one line on stderr); 2 a bad
-command line.
+cannot have, a record folder that cannot be written, or a league stopped by its engine
+(one line on stderr); 2 a bad command line; 130 Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -101,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     from boardq.catalog import get_game
     from boardq.errors import BoardqError
     from boardq.players.factory import PlayerFactory, check_spec, check_symmetric
-    from boardq.players.league import kept_agents, rate, round_robin
+    from boardq.players.league import RoundRobin, kept_agents, rate
     from boardq.players.openspiel_bot import rule_checks
 
     game = get_game(args.game)
@@ -129,9 +134,17 @@ def run(args: argparse.Namespace) -> int:
         if recorder:
             players = [recorder.seat(p, spec_info(s)) for p, s in zip(players, specs, strict=True)]
         t0 = time.perf_counter()
+        watchers = [*rule_checks(game), progress] + ([recorder] if recorder else [])
+        robin = RoundRobin(players, game.make_env, args.games, args.seed, watchers)
+        stop = None
         with progress:
-            watchers = [*rule_checks(game), progress] + ([recorder] if recorder else [])
-            wins, draws = round_robin(players, game.make_env, args.games, args.seed, watchers)
+            try:
+                robin.play()
+            except (BoardqError, KeyboardInterrupt) as e:
+                stop = e
+    if stop is not None and robin.played == 0:
+        raise stop  # nothing to show: the one line of `boardq.commands.main`
+    wins, draws = robin.wins, robin.draws
     seconds = time.perf_counter() - t0
     if recorder and recorder.error:
         print(f"boardq league: games no longer kept: {recorder.error}", file=sys.stderr)
@@ -141,24 +154,37 @@ def run(args: argparse.Namespace) -> int:
         if spec.kind is Kind.AGENT and spec.path in kept and spec.name == Path(spec.path).stem:
             snap = kept[spec.path]
             r.extra = {"train_step": snap.train_step, "minutes": snap.minutes}
-            timeline.append((snap, r))
+            if r.games:  # a stopped league may not have reached it
+                timeline.append((snap, r))
     # With --run the table keeps training order (random and extra players first).
-    order = ratings if snapshots else sorted(ratings, key=lambda r: -r.rating)
+    order = ratings if snapshots else sorted(ratings, key=lambda r: (not r.games, -r.rating))
     plot = _plot(args, game, timeline)
     symmetries = len(game.symmetries) if args.symmetric else 1
+    stopped = None if stop is None else _stop_reason(stop, robin)
     if args.json:
         result = _as_json(args, game, order, seconds, plot)
         result["symmetries"] = symmetries
         result["matrix"] = {"players": [s.name for s in specs], "wins": wins.tolist(),
                             "draws": draws.tolist()}  # fmt: skip
+        if stopped:
+            result["stopped"] = stopped
         print(json.dumps(result, indent=2))
     else:
         print("\n".join(format_table(game.title, args.games, order, seconds, symmetries)))
+        if stopped:
+            print(f"the league stopped early: {stopped}")
         if plot:
             print(f"plot: {plot}")
         if recorder:
             print(f"games kept in {args.record} (boardq replay opens them)")
+    if stop is not None:
+        raise stop  # its one line and exit code: `boardq.commands.main`, as for any error
     return 0
+
+
+def _stop_reason(stop: BaseException, robin) -> str:
+    why = "interrupted (Ctrl-C)" if isinstance(stop, KeyboardInterrupt) else str(stop)
+    return f"{why}; {robin.played} of {robin.games} games played"
 
 
 def _plot(args, game, timeline) -> str | None:
@@ -200,6 +226,9 @@ def format_table(
             step = r.extra.get("train_step", "")
             minutes = r.extra.get("minutes")
             when = f" {step!s:>9} {'' if minutes is None else f'{minutes:.1f}':>6}"
+        if not r.games:
+            lines.append(f"  {r.name:<{width}}{when} {'-':>6}  {'not played':<13} {0:>5}  -")
+            continue
         lines.append(
             f"  {r.name:<{width}}{when} {r.rating:>6.0f}  {f'{r.low:.0f} to {r.high:.0f}':<13} "
             f"{r.games:>5}  {r.score:.3f}"
@@ -217,13 +246,16 @@ def _as_json(args, game, ratings, seconds, plot) -> dict:
         "players": [
             {
                 "name": r.name,
-                "elo": r.rating,
-                "elo_low": r.low,
-                "elo_high": r.high,
+                **_numbers(elo=r.rating, elo_low=r.low, elo_high=r.high),
                 "games": r.games,
-                "score": r.score,
+                **_numbers(score=r.score),
                 **r.extra,
             }
             for r in ratings
         ],
     }
+
+
+def _numbers(**values: float) -> dict:
+    """The values, None where not a number (a player a stopped league did not reach)."""
+    return {k: None if math.isnan(v) else v for k, v in values.items()}

@@ -29,6 +29,8 @@ from boardq.rundir import KEPT_AGENT_GLOB, KEPT_AGENTS_DIR
 __all__ = [
     "Rating",
     "KeptAgent",
+    "RoundRobin",
+    "linked_to",
     "plot_ratings",
     "rate",
     "round_robin",
@@ -80,26 +82,72 @@ def round_robin(
     Returns:
         (wins, draws): int64 [P, P]; wins[i, j] games i won against j, draws symmetric.
     """
-    if games_per_seat < 1:
-        raise ValueError(f"games_per_seat must be positive, got {games_per_seat}")
-    size = len(players)
-    wins = np.zeros((size, size), np.int64)
-    draws = np.zeros((size, size), np.int64)
-    game_seed = seed
-    for i in range(size):
-        for j in range(i + 1, size):
-            for first, second in [(i, j)] * games_per_seat + [(j, i)] * games_per_seat:
-                result = play_game(
-                    make_env, (players[first], players[second]), game_seed, observers
-                )
-                game_seed += 1
-                if result == 0:
-                    draws[i, j] += 1
-                    draws[j, i] += 1
-                else:
-                    winner, loser = (first, second) if result > 0 else (second, first)
-                    wins[winner, loser] += 1
-    return wins, draws
+    robin = RoundRobin(players, make_env, games_per_seat, seed, observers)
+    robin.play()
+    return robin.wins, robin.draws
+
+
+class RoundRobin:
+    """Every pair of players, each seat `games_per_seat` times, each result kept.
+
+    A round robin that cannot go on (an engine that died or went silent, Ctrl-C) still
+    rates the games it played. Arguments as `round_robin` takes them.
+
+    The pairings come in order (0, 1), (0, 2), ... (1, 2), ...: the first player (the
+    league's `random`) meets every other one before any other pairing starts.
+
+    Attributes:
+        wins, draws: int64 [P, P] of the games played so far, as `round_robin` returns.
+        played: how many games have ended.
+    """
+
+    def __init__(
+        self,
+        players: Sequence[Player],
+        make_env: Callable[[], Any],
+        games_per_seat: int,
+        seed: int = 0,
+        observers: Sequence[MoveObserver] = (),
+    ) -> None:
+        if games_per_seat < 1:
+            raise ValueError(f"games_per_seat must be positive, got {games_per_seat}")
+        self.players = list(players)
+        self.make_env = make_env
+        self.seed = seed
+        self.observers = observers
+        size = len(self.players)
+        self.wins = np.zeros((size, size), np.int64)
+        self.draws = np.zeros((size, size), np.int64)
+        self.played = 0
+        self.schedule = [
+            seats
+            for i in range(size)
+            for j in range(i + 1, size)
+            for seats in [(i, j)] * games_per_seat + [(j, i)] * games_per_seat
+        ]
+
+    @property
+    def games(self) -> int:
+        """Games in the whole round robin."""
+        return len(self.schedule)
+
+    def play(self) -> None:
+        """Plays the games not yet played, game k with seed `seed + k`.
+
+        Whatever a game raises (an engine's `EngineError`, KeyboardInterrupt) ends the
+        round robin there and is raised again; the games before it stay counted.
+        """
+        for k in range(self.played, self.games):
+            first, second = self.schedule[k]
+            seats = (self.players[first], self.players[second])
+            result = play_game(self.make_env, seats, self.seed + k, self.observers)
+            if result == 0:
+                self.draws[first, second] += 1
+                self.draws[second, first] += 1
+            else:
+                winner, loser = (first, second) if result > 0 else (second, first)
+                self.wins[winner, loser] += 1
+            self.played += 1
 
 
 def rate(
@@ -110,22 +158,44 @@ def rate(
     rng: np.random.Generator,
     rounds: int = 200,
 ) -> list[Rating]:
-    """Elo ratings with 95% bootstrap intervals, in the order of `names`."""
-    ratings = fit_ratings(wins, draws, anchor=anchor)
-    low, high = bootstrap_intervals(wins, draws, rng, rounds=rounds, anchor=anchor)
+    """Elo ratings with 95% bootstrap intervals, in the order of `names`.
+
+    Only players linked to the anchor by games played are rated (a round robin that
+    stopped early may not have reached them all); the others get NaN and 0 games.
+    """
     games = (wins + wins.T + draws).sum(axis=1)
     points = wins.sum(axis=1) + 0.5 * draws.sum(axis=1)
+    rated = linked_to(wins + wins.T + draws, anchor)
+    sub = np.ix_(rated, rated)
+    at = int(np.searchsorted(rated, anchor))
+    values = np.full((3, len(names)), np.nan)
+    values[0, rated] = fit_ratings(wins[sub], draws[sub], anchor=at)
+    low, high = bootstrap_intervals(wins[sub], draws[sub], rng, rounds=rounds, anchor=at)
+    values[1, rated], values[2, rated] = low, high
     return [
         Rating(
             name=name,
-            rating=float(ratings[k]),
-            low=float(low[k]),
-            high=float(high[k]),
+            rating=float(values[0, k]),
+            low=float(values[1, k]),
+            high=float(values[2, k]),
             games=int(games[k]),
             score=float(points[k] / games[k]) if games[k] else float("nan"),
         )
         for k, name in enumerate(names)
     ]
+
+
+def linked_to(games: np.ndarray, anchor: int) -> np.ndarray:
+    """The players joined to `anchor` by a chain of games played, in order (it among them)."""
+    linked = {anchor}
+    frontier = [anchor]
+    while frontier:
+        i = frontier.pop()
+        for j in np.flatnonzero(games[i] > 0):
+            if int(j) not in linked:
+                linked.add(int(j))
+                frontier.append(int(j))
+    return np.array(sorted(linked))
 
 
 def kept_agents(run_dir: str | Path) -> list[KeptAgent]:

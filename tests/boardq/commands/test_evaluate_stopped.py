@@ -1,8 +1,8 @@
 """`boardq evaluate` keeps the games played when a match stops: an engine that goes
 silent past `--engine-timeout`, or Ctrl-C.
 
-The engine is a real process speaking GTP (a few lines of Python here): it passes every
-move, and at the start of a chosen game it writes a file and stops answering.
+The engine is a real process speaking GTP (`silent_engine` in conftest.py): it passes
+every move, and at the start of a chosen game it writes a file and stops answering.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -20,37 +19,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 
-SILENT = textwrap.dedent(
-    """
-    import pathlib, sys, time
-    silent_at, marker = int(sys.argv[1]), sys.argv[2]
-    games = 0
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "clear_board":
-            games += 1
-            if games == silent_at:
-                pathlib.Path(marker).write_text("silent")
-                time.sleep(600)
-        answers = {"protocol_version": "2", "name": "Silent", "version": "1.0",
-                   "list_commands": "protocol_version\\nname\\nversion\\nboardsize\\n"
-                   "clear_board\\nkomi\\nplay\\ngenmove\\nquit", "genmove": "pass"}
-        print("= " + answers.get(words[0], "") + "\\n", flush=True)
-        if words[0] == "quit":
-            break
-    """
-)
-
 
 @pytest.fixture
-def silent(tmp_path):
+def silent(silent_engine):
     """(the opponent spec of an engine silent from its 3rd game, the file it then writes)."""
-    script = tmp_path / "silent_engine.py"
-    script.write_text(SILENT)
-    marker = tmp_path / "silent"
-    return f"gtp:{sys.executable} {script} 3 {marker}", marker
+    return silent_engine(3)
 
 
 def evaluate(spec: str, *extra: str) -> subprocess.Popen:

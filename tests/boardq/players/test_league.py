@@ -10,7 +10,7 @@ import pytest
 from boardq.config import NetworkConfig
 from boardq.errors import BoardqError
 from boardq.players.agentfile import export_agent
-from boardq.players.league import kept_agents, plot_ratings, rate, round_robin
+from boardq.players.league import RoundRobin, kept_agents, plot_ratings, rate, round_robin
 from boardq.players.opponents import PerfectPlayer, RandomPlayer, WinBlockPlayer
 from boardq_games import get_game
 
@@ -52,6 +52,54 @@ def test_rate_anchors_random_and_orders_the_players():
         assert r.low <= r.rating <= r.high and r.games == 40
     points = wins[2].sum() + 0.5 * draws[2].sum()
     assert ratings[2].score == pytest.approx(points / 40)
+
+
+class StopsAt:
+    """A player that raises KeyboardInterrupt at its `at`-th move, as Ctrl-C would."""
+
+    def __init__(self, player, at: int) -> None:
+        self.player, self.at, self.moves = player, at, 0
+
+    def act(self, observation) -> int:
+        self.moves += 1
+        if self.moves == self.at:
+            raise KeyboardInterrupt
+        return self.player.act(observation)
+
+
+def test_a_stopped_round_robin_keeps_its_games_and_plays_on_from_there():
+    perfect = PerfectPlayer(TTT.rules, 2)
+    stopping = StopsAt(WinBlockPlayer(TTT.rules, 1), at=20)
+    robin = RoundRobin([RandomPlayer(0), stopping, perfect], TTT.make_env, games_per_seat=3)
+    with pytest.raises(KeyboardInterrupt):
+        robin.play()
+    # Tic-tac-toe games are 5-9 moves, 2-5 of them winblock's: its 20th is in game 4-10,
+    # all of them against random (the pairing's first 6 games).
+    assert 3 <= robin.played < 6 + 6
+    games = robin.wins + robin.wins.T + robin.draws
+    assert games.sum() == 2 * robin.played
+    assert games[1, 2] == 0 or robin.played > 6
+    assert games[0, 1] == min(robin.played, 6)
+    robin.play()  # the rest, from the game that stopped (played again, whole)
+    assert robin.played == robin.games == 18
+    games = robin.wins + robin.wins.T + robin.draws
+    np.testing.assert_array_equal(games, 6 * (1 - np.eye(3)))
+
+
+def test_players_a_stopped_round_robin_did_not_reach_are_not_rated():
+    wins = np.array([[0, 3, 0], [1, 0, 0], [0, 0, 0]])  # random-winblock only
+    draws = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0]])
+    ratings = rate(["random", "winblock", "perfect"], wins, draws, 0, np.random.default_rng(0))
+    assert ratings[0].rating == 0.0 and ratings[0].games == ratings[1].games == 5
+    assert ratings[1].rating < 0.0 and ratings[1].score == pytest.approx(1.5 / 5)
+    assert ratings[1].low <= ratings[1].rating <= ratings[1].high
+    perfect = ratings[2]
+    assert perfect.games == 0
+    assert np.isnan([perfect.rating, perfect.low, perfect.high, perfect.score]).all()
+    # Rated alone, the two that played get the same figures.
+    alone = rate(["random", "winblock"], wins[:2, :2], draws[:2, :2], 0, np.random.default_rng(0))
+    assert [r.rating for r in alone] == [r.rating for r in ratings[:2]]
+    assert [(r.low, r.high) for r in alone] == [(r.low, r.high) for r in ratings[:2]]
 
 
 def test_kept_agents_come_in_training_order(tmp_path):
