@@ -83,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     except (BoardqError, ValueError) as e:
         print(f"strength_time.py: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"strength_time.py: interrupted; what was played is in {args.out}", file=sys.stderr)
+        return 130
     print("\n".join(timecurve.table(rows)))
     if args.plot and rows:
         try:

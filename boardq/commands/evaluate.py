@@ -250,11 +250,11 @@ def _play(args, game, factory, specs, recorder=None, handicap=None):
         (`BoardqError`) or by Ctrl-C keeps the games it played; the opponents after it
         are left out.
     """
-    from boardq.players.evaluation import Match, Openings, TimedPlayer
+    from boardq.players.evaluation import Openings
     from boardq.players.gtp_player import GtpPlayer, opening_plies
     from boardq.players.openspiel_bot import rule_checks
+    from boardq.players.scored_match import ScoredMatch
     from boardq.records import agent_info, spec_info
-    from boardq.records.count import LeadCount
 
     player = searching_player(factory.evaluated, args)
     progress = GameProgress(2 * args.games * len(specs))  # on stderr while the games play
@@ -262,10 +262,6 @@ def _play(args, game, factory, specs, recorder=None, handicap=None):
     watchers = [*observers, progress] + ([recorder] if recorder else [])
     if recorder:
         player = recorder.seat(player, agent_info(factory.evaluated, **search_settings(args)))
-    lead = LeadCount(game) if LeadCount.counts(game) else None
-    if lead:
-        watchers.append(lead)
-        player = lead.seat(player)
     results, engines, stop = {}, {}, None
     with progress:
         for spec in specs:
@@ -274,33 +270,18 @@ def _play(args, game, factory, specs, recorder=None, handicap=None):
             opponent = factory.make(spec, args.seed)
             plies = opening_plies(opponent) if args.opening_plies is None else args.opening_plies
             plies = 0 if handicap else plies
-            avoid = game.setup.pass_action
             seated = opponent
             if recorder:
                 recorder.event = f"boardq evaluate vs {spec.name}"
                 seated = recorder.seat(opponent, spec_info(spec))
-            timed = TimedPlayer(player)
-            match = Match(
-                timed,
-                seated,
-                game.make_env,
-                args.games,
-                seed=args.seed,
-                observers=watchers,
-                openings=handicap or Openings(plies, avoid),
-            )
-            try:
-                match.play()
-            except (BoardqError, KeyboardInterrupt) as e:
-                stop = e
+            openings = handicap or Openings(plies, game.setup.pass_action)
+            match = ScoredMatch(game, player, seated, args.games, args.seed, watchers, openings)
+            stop = match.play()
             r = match.metrics()
             if not r:  # not one game ended
                 break
             r["seconds"] = time.perf_counter() - t0
             r["opening_plies"] = float(plies)
-            r.update(timed.summary())
-            if lead:
-                r.update(lead.summary())
             if isinstance(opponent, GtpPlayer):
                 r.update(opponent.summary())
                 engines[spec.name] = {

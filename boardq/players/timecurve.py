@@ -5,7 +5,9 @@ for every (search, time a move) cell: the tree search (`Agent.searcher(move_time
 and the timed alpha-beta (`Agent.alpha_beta(move_time=SEC)`, iterative deepening), the
 same seeds and openings for every cell. Each finished cell is one JSON line in a file,
 so a long measurement can be stopped and carried on: the cells a file holds are not
-played again. `table` and `plot` turn the lines into docs/strength.md's table and plot.
+played again. A cell that an engine or Ctrl-C stops is written as far as it went (with
+`"stopped"`; the table marks it) and played again, whole, the next time. `table` and
+`plot` turn the lines into docs/strength.md's table and plot.
 
     python3 scripts/strength_time.py connect_four --agent bundled:connect_four \
         --opponent mcts:10000 --times 0.1,0.3,1,3 --games 10 \
@@ -28,6 +30,8 @@ __all__ = ["SEARCHES", "Cell", "load_rows", "measure", "plot", "table"]
 
 SEARCHES = ("tree", "alpha-beta")
 """The searches compared: the tree search and the timed alpha-beta."""
+
+SEATS = ("first", "second")
 
 
 @dataclass(frozen=True)
@@ -107,52 +111,49 @@ def measure(
     Returns:
         The rows of `out` after the measurement, old and new.
     """
-    from boardq.players.evaluation import Openings, TimedPlayer, evaluate
+    from boardq.players.evaluation import Openings
     from boardq.players.gtp_player import opening_plies as default_plies
+    from boardq.players.scored_match import ScoredMatch
     from boardq.players.specs import parse_spec
-    from boardq.records.count import LeadCount
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    done = {_row_key(r) for r in load_rows(out)}
+    done = {_row_key(r) for r in load_rows(out) if "stopped" not in r}
     for cell in cells:
         if cell.key() in done:
             continue
         opponent = factory.make(parse_spec(cell.opponent), seed)
         plies = default_plies(opponent) if opening_plies is None else opening_plies
-        timed = TimedPlayer(_player(factory.evaluated, cell.search, cell.move_time))
-        lead = LeadCount(game) if LeadCount.counts(game) else None
-        player = lead.seat(timed) if lead else timed
+        player = _player(factory.evaluated, cell.search, cell.move_time)
+        openings = Openings(plies, game.setup.pass_action)
+        match = ScoredMatch(game, player, opponent, games_per_seat, seed, openings=openings)
         load_before, start = os.getloadavg()[0], time.perf_counter()
         try:
-            r = evaluate(
-                player,
-                opponent,
-                game.make_env,
-                games_per_seat,
-                seed=seed,
-                observers=[lead] if lead else [],
-                openings=Openings(plies, game.setup.pass_action),
-            )
+            stop = match.play()
         finally:
             factory.close()  # the cell's engine, if the opponent is one, ends with it
-        r |= timed.summary() | (lead.summary() if lead else {})
-        row = {
-            "game": game.name,
-            "agent": str(factory.evaluated.path),
-            "symmetries": factory.evaluated.symmetries,
-            "search": cell.search,
-            "move_time": cell.move_time,
-            "opponent": cell.opponent,
-            "games_per_seat": games_per_seat,
-            "opening_plies": plies,
-            "seed": seed,
-            "seconds": round(time.perf_counter() - start, 1),
-            "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
-            **{k: round(v, 4) for k, v in r.items()},
-        }
-        with out.open("a") as f:
-            f.write(json.dumps(row) + "\n")
+        r = match.metrics()
+        if r:  # a stopped cell keeps its games in the file, and is played again next time
+            row = {
+                "game": game.name,
+                "agent": str(factory.evaluated.path),
+                "symmetries": factory.evaluated.symmetries,
+                "search": cell.search,
+                "move_time": cell.move_time,
+                "opponent": cell.opponent,
+                "games_per_seat": games_per_seat,
+                "opening_plies": plies,
+                "seed": seed,
+                "seconds": round(time.perf_counter() - start, 1),
+                "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+                **{k: round(v, 4) for k, v in r.items()},
+            }
+            if stop is not None:
+                row["stopped"] = _stop_reason(stop)
+            with out.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+        if stop is not None:
+            raise stop
         done.add(cell.key())
         log(
             f"{cell.search} {cell.move_time:g} s vs {cell.opponent}: score {row['score']:.2f} "
@@ -161,14 +162,21 @@ def measure(
     return load_rows(out)
 
 
+def _stop_reason(stop: BaseException) -> str:
+    return "interrupted (Ctrl-C)" if isinstance(stop, KeyboardInterrupt) else str(stop)
+
+
 def _fmt_cell(row: dict | None) -> str:
     if row is None:
         return "-"
     games = int(row["games"])
+    seats = [f"{row[f'{seat}/score']:.2f}" if f"{seat}/score" in row else "-" for seat in SEATS]
     text = (
         f"{row['score']:.2f} ({row['score_low']:.2f}-{row['score_high']:.2f}), "
-        f"{row['first/score']:.2f} / {row['second/score']:.2f}, {games} games"
+        f"{seats[0]} / {seats[1]}, {games} games"
     )
+    if "stopped" in row:
+        text += " (stopped early)"
     if "lead/mean" in row:
         text += f", lead {row['lead/mean']:+.1f}"
     depth = f", depth {row['depth_mean']:.1f}" if "depth_mean" in row else ""

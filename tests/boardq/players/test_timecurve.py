@@ -75,6 +75,43 @@ def test_measure_plays_each_cell_once_and_carries_on(factory, tmp_path):
     assert len(rows) == 3 and rows[2]["move_time"] == 0.02
 
 
+class StoppingFactory(CountingFactory):
+    """Its opponents raise KeyboardInterrupt at their `at`-th move, as Ctrl-C would."""
+
+    at = 6
+
+    def make(self, spec, seed):
+        opponent, factory = super().make(spec, seed), self
+
+        class Stops:
+            moves = 0
+
+            def act(self, observation):
+                self.moves += 1
+                if self.moves == factory.at:
+                    raise KeyboardInterrupt
+                return opponent.act(observation)
+
+        return Stops()
+
+
+def test_a_stopped_cell_keeps_its_games_and_is_played_again_whole(factory, tmp_path):
+    out = tmp_path / "curve.jsonl"
+    cell = Cell("alpha-beta", 0.01, "random")
+    stopping = StoppingFactory(TTT)
+    stopping.evaluated = factory.evaluated
+    with pytest.raises(KeyboardInterrupt):
+        timecurve.measure(TTT, stopping, [cell], 2, out, log=lambda _: None)
+    # Random moves 2-5 times a game: its 6th move is in the 2nd-3rd game.
+    (row,) = timecurve.load_rows(out)
+    assert row["stopped"] == "interrupted (Ctrl-C)"
+    assert 1 <= row["games"] < 4 and row["first/games"] == min(row["games"], 2)
+    assert "stopped early" in timecurve.table([row])[2]
+    rows = timecurve.measure(TTT, factory, [cell], 2, out, log=lambda _: None)
+    assert len(rows) == 2 and "stopped" not in rows[1] and rows[1]["games"] == 4
+    assert "stopped early" not in timecurve.table(rows)[2]  # the whole cell's line
+
+
 def test_tree_cell_starts_from_a_fresh_tree(factory):
     player = factory.evaluated.searcher(move_time=0.01)
     env = TTT.make_env()
