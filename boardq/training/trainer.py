@@ -3,8 +3,8 @@
 Threads: actor threads (`Actor.run`; or, with actor processes, one collector thread
 per process), one learner thread (`LearnerLoop`, the only writer of weights), one
 evaluator thread (starts the evaluation ladder in a low-priority child process, see
-`boardq.training.ladder`), and tf.data's own thread
-running the replay generator. The main thread builds and traces everything first
+`boardq.training.ladder`); what these two run is `boardq.training.workers`. And
+tf.data's own thread running the replay generator. The main thread builds and traces everything first
 (`build`), then only watches: it writes metrics to the loggers, enforces the time
 budget, turns Ctrl-C into a stop, and saves the final checkpoint after every thread
 ended.
@@ -40,7 +40,9 @@ from boardq.training.ladder import Ladder, check_handicap, check_visits
 from boardq.training.loggers import JsonLinesLogger, Logger, TensorBoardLogger
 from boardq.training.remote import make_collection
 from boardq.training.resume import Parts, apply, gather
+from boardq.training.run_metrics import run_metrics
 from boardq.training.run_state import Restored, RunState
+from boardq.training.workers import evaluator_thread, learner_thread
 
 __all__ = ["TrainResult", "Trainer"]
 
@@ -90,7 +92,7 @@ class Trainer:
         self.notes: list[str] = []  # lines for people about the resume
         self.run_dir: Path | None = None
         self.built = False
-        self._eval_metrics: dict[str, float] = {}
+        self.eval_metrics: dict[str, float] = {}  # the ladder's last figures
 
     # -- building --------------------------------------------------------------------------
     def build(self) -> None:
@@ -193,44 +195,6 @@ class Trainer:
         """Share of the budget spent (the larger of the step and the time budget's)."""
         return self.budget.progress(self.loop.steps)
 
-    # -- workers ---------------------------------------------------------------------------
-    def _learner_thread(self) -> None:
-        cfg = self.config
-        last = {"checkpoint": time.monotonic(), "kept": time.monotonic()}
-
-        def after_call() -> None:  # between calls: no train step runs now
-            now = time.monotonic()
-            if cfg.lr_final != 1.0:
-                self.learner.anneal(self.progress())
-            if self.progress() >= 1.0:
-                self.stop.set()
-            elif now - last["checkpoint"] >= cfg.checkpoint_every_sec:
-                # The replay is written in the background; a save still being written
-                # puts the next one off to a later call.
-                if self.save(wait=False) is not None:
-                    last["checkpoint"] = now
-            if cfg.keep_agent_every_sec and now - last["kept"] >= cfg.keep_agent_every_sec:
-                self.state.keep_agent(self.collected(), self.elapsed())
-                last["kept"] = now
-
-        self.loop.run(self.stop, after_call)
-
-    def _evaluator_thread(self) -> None:
-        """The evaluation ladder on the newest snapshot (`Ladder.run`)."""
-
-        def newest() -> tuple[int, Any, dict[str, Any]]:
-            snap = self.learner.snapshots.get()
-            return (
-                snap.version,
-                snap.weights,
-                {"train_step": snap.version, "elapsed_sec": self.elapsed()},
-            )
-
-        def took(result: dict[str, float]) -> None:
-            self._eval_metrics = result
-
-        self.ladder.run(self.stop, newest, self.state.kept_agent_files, took)
-
     # -- saving ----------------------------------------------------------------------------
     def save(self, keep: bool = False, wait: bool = True) -> Path | None:
         """Checkpoint and exported agent (and a kept copy); call where no train step runs.
@@ -253,47 +217,10 @@ class Trainer:
             wait=wait,
         )
 
-    # -- metrics ---------------------------------------------------------------------------
+    # -- metrics --------------------------------------------------------------------------
     def metrics(self, last: dict[str, Any] | None = None) -> dict[str, Any]:
-        """One flat dict of every figure; rates over the time since `last`."""
-        now = time.monotonic()
-        loop = self.loop
-        train = {k: float(v) for k, v in loop.metrics.items()}
-        busy, wait = sum(loop.busy_sec.values()), sum(loop.wait_sec.values())
-        steps = loop.steps
-        delivered = self.collection.transitions()
-        m: dict[str, Any] = {
-            "time": now,
-            "elapsed_sec": self.elapsed(),
-            "train_steps": steps,
-            "transitions": self.collected(),
-            "games": self.state.base_games + self.collection.games(),
-            "replay_size": self.ring.size,
-            # Transitions still to collect before training starts (0 after a resume
-            # whose replay holds the warm-up).
-            "warmup_left": max(0, self.limiter.warmup - self.limiter.inserted),
-            "queue_depth": self.queue.qsize(),
-            "epsilon": self.epsilon(),
-            "learning_rate": float(self.learner.optimizer.learning_rate.numpy()),
-            # Samples trained per transition delivered after the warm-up (this process).
-            "replay_ratio_measured": self.limiter.sampled / max(1, delivered - self.limiter.warmup),
-            # Moves the limiter admitted that have not arrived (in flight, or lost).
-            "admitted_not_delivered": self.limiter.inserted - delivered,
-            "policy_lag": steps - self.collection.mean_version(),
-            "learner_busy_sec": busy,
-            "learner_wait_sec": wait,
-            **self.collection.metrics(),
-            **self.state.last_save,  # the last checkpoint's seconds and size
-            **train,
-            **self._eval_metrics,
-        }
-        if last is not None:
-            dt = max(1e-9, now - last["time"])
-            m["transitions_per_sec"] = (m["transitions"] - last["transitions"]) / dt
-            m["train_steps_per_sec"] = (steps - last["train_steps"]) / dt
-            m["learner_duty"] = (busy - last["learner_busy_sec"]) / dt
-            m["data_wait_share"] = (wait - last["learner_wait_sec"]) / dt
-        return m
+        """One flat dict of every figure; rates since `last` (`run_metrics`)."""
+        return run_metrics(self, last)
 
     # -- the run ---------------------------------------------------------------------------
     def run(
@@ -356,9 +283,10 @@ class Trainer:
         for note in self.notes:
             say(note)
         self.budget.start()
-        targets = [*self.collection.targets(self.stop), ("learner", self._learner_thread)]
+        learner = functools.partial(learner_thread, self)  # boardq.training.workers
+        targets = [*self.collection.targets(self.stop), ("learner", learner)]
         if cfg.eval_games > 0 and cfg.eval_ladder.strip():
-            targets.append(("evaluator", self._evaluator_thread))
+            targets.append(("evaluator", functools.partial(evaluator_thread, self)))
         interrupted = False
         # Where the run starts (a resumed run: the replay it restored, its counters).
         last = self._write(loggers[:2], self.metrics())
