@@ -9,15 +9,12 @@ previous dict, rates over the time between the two.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from boardq.training.trainer import Trainer
+from typing import Any
 
 __all__ = ["run_metrics"]
 
 
-def run_metrics(trainer: Trainer, last: dict[str, Any] | None = None) -> dict[str, Any]:
+def run_metrics(trainer: Any, last: dict[str, Any] | None = None) -> dict[str, Any]:
     """The run's figures now; rates (`*_per_sec`, duty, data wait) since `last`."""
     t = trainer
     now = time.monotonic()

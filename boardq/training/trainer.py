@@ -4,10 +4,10 @@ Threads: actor threads (`Actor.run`; or, with actor processes, one collector thr
 per process), one learner thread (`LearnerLoop`, the only writer of weights), one
 evaluator thread (starts the evaluation ladder in a low-priority child process, see
 `boardq.training.ladder`); what these two run is `boardq.training.workers`. And
-tf.data's own thread running the replay generator. The main thread builds and traces everything first
-(`build`), then only watches: it writes metrics to the loggers, enforces the time
-budget, turns Ctrl-C into a stop, and saves the final checkpoint after every thread
-ended.
+tf.data's own thread running the replay generator. The main thread builds and traces
+everything first (`build`), then only watches: it writes metrics to the loggers
+(`boardq.training.run_metrics`), enforces the time budget, turns Ctrl-C into a stop,
+and saves the final checkpoint after every thread ended.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the trainer's learner and evaluator threads run (`boardq.training.trainer`).
+"""What the learner and evaluator threads of a `boardq.training.trainer.Trainer` run.
 
 The learner thread runs the `LearnerLoop`, the only writer of the weights; between its
 calls (no train step running) it anneals the learning rate, ends the run when the budget
@@ -9,15 +9,12 @@ ladder (`Ladder.run`) on the newest snapshot and hands its figures to the metric
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from boardq.training.trainer import Trainer
+from typing import Any
 
 __all__ = ["evaluator_thread", "learner_thread"]
 
 
-def learner_thread(trainer: Trainer) -> None:
+def learner_thread(trainer: Any) -> None:
     """Trains until the stop is set; saves and keeps agents between calls."""
     cfg = trainer.config
     last = {"checkpoint": time.monotonic(), "kept": time.monotonic()}
@@ -40,7 +37,7 @@ def learner_thread(trainer: Trainer) -> None:
     trainer.loop.run(trainer.stop, after_call)
 
 
-def evaluator_thread(trainer: Trainer) -> None:
+def evaluator_thread(trainer: Any) -> None:
     """The evaluation ladder on the newest snapshot (`Ladder.run`).
 
     Its last figures go to `trainer.eval_metrics`.
