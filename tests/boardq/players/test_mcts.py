@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from stub_nets import TTT_FORK, FakeClock, Linear, Preference, observation
+from stub_nets import first_position as start
 
 from boardq.boardtext import board_from_rows as parse
-from boardq.players.mcts import MoveStats, TreeConfig, TreeSearchPlayer
+from boardq.players.mcts import TreeConfig, TreeSearchPlayer
 from boardq.players.opponents import PerfectPlayer
 from boardq.players.proven import position_value
 from boardq.players.search import DEFAULT_DISCOUNT
@@ -20,57 +22,6 @@ from boardq_games.tictactoe.rules import RULES as TTT
 
 G = DEFAULT_DISCOUNT
 GO4 = GoRules(4, 0.5)
-
-
-class Preference:
-    """A network that values the actions the same in every position: order[0] best."""
-
-    def __init__(self, num_actions: int, order: list[int], spread: float = 0.8) -> None:
-        self.q = np.zeros(num_actions)
-        self.q[order] = np.linspace(spread, -spread, len(order))
-        self.batch_sizes: list[int] = []
-
-    def __call__(self, planes: np.ndarray) -> np.ndarray:
-        self.batch_sizes.append(len(planes))
-        return np.tile(self.q, (len(planes), 1))
-
-
-class Linear:
-    """A network whose values depend on the position: a fixed random map into (-0.9, 0.9)."""
-
-    def __init__(self, rules, seed: int = 0) -> None:
-        size = int(np.prod(rules.planes_from_board(start(rules)).shape))
-        rng = np.random.default_rng(seed)
-        self.w = rng.normal(0.0, 0.15, (size, rules.num_actions))
-        self.b = rng.normal(0.0, 0.1, rules.num_actions)
-
-    def __call__(self, planes: np.ndarray) -> np.ndarray:
-        return 0.9 * np.tanh(planes.reshape(len(planes), -1).astype(np.float64) @ self.w + self.b)
-
-
-class FakeClock:
-    """A clock that moves `step` seconds each time it is read."""
-
-    def __init__(self, step: float) -> None:
-        self.now, self.step, self.reads = 0.0, step, 0
-
-    def __call__(self) -> float:
-        self.now += self.step
-        self.reads += 1
-        return self.now
-
-
-def start(rules) -> np.ndarray:
-    if hasattr(rules, "start"):
-        return rules.start()
-    return np.zeros((rules.rows, rules.cols), np.int8)
-
-
-def observation(rules, board: np.ndarray) -> dict[str, np.ndarray]:
-    return {
-        "observation": rules.planes_from_board(board),
-        "action_mask": rules.legal_mask(board).astype(np.int8),
-    }
 
 
 def disliking(rules, board, liked: list[int], spread: float = 0.8) -> Preference:
@@ -110,7 +61,6 @@ def check_tree(node, g: float = G) -> int:
 # --- known answers ----------------------------------------------------------------------------
 
 # X (to move) forks with middle-left or bottom-left; the network prefers the top-right cell.
-TTT_FORK = ["XO.", ".X.", "..O"]
 # X at the bottom, columns 3-4 (display 2-3): columns 1 or 4 make an open three.
 C4_OPEN_THREE = [".......", ".......", ".......", ".......", "..OO...", "..XX..."]
 
@@ -254,95 +204,6 @@ def test_one_visit_plays_the_networks_choice():
     q = net(C4.planes_from_board(board)[None])[0]
     assert player.act(observation(C4, board)) == int(np.argmax(q))
     assert player.stats.calls == 1
-
-
-# --- the kept tree ----------------------------------------------------------------------------
-
-
-def grandchild(player, rules):
-    """The position two plies down the kept tree's best line, and its visits there."""
-    root = player.root
-    child = root.children[root.best_edge()]
-    node = child.children[child.best_edge()]
-    return node.board, node.visits
-
-
-@pytest.mark.parametrize("rules", [C4, GO4], ids=["c4", "go4"])
-def test_the_kept_tree_matches_a_fresh_one(rules):
-    config = TreeConfig(leaves_per_call=1)  # one leaf a call: the order is the same
-    kept = TreeSearchPlayer(rules, Linear(rules), visits=400, config=config)
-    kept.act(observation(rules, start(rules)))
-    board, visits = grandchild(kept, rules)
-    assert 1 < visits < 400
-    kept.act(observation(rules, board))
-    assert kept.stats.reused == visits
-    fresh = TreeSearchPlayer(rules, Linear(rules), visits=400, config=config)
-    fresh.act(observation(rules, board))
-    assert_same_tree(kept.root, fresh.root)
-
-
-def assert_same_tree(a, b) -> None:
-    np.testing.assert_array_equal(a.actions, b.actions)
-    np.testing.assert_array_equal(a.n, b.n)
-    np.testing.assert_allclose(a.w, b.w, rtol=0, atol=1e-12)
-    np.testing.assert_array_equal(np.isnan(a.exact), np.isnan(b.exact))
-    for x, y in zip(a.children, b.children, strict=True):
-        assert (x is None or not x.expanded) == (y is None or not y.expanded)
-        if x is not None and x.expanded:
-            assert_same_tree(x, y)
-
-
-def test_a_hint_then_a_move_on_one_position_searches_once():
-    net = Linear(C4)
-    player = TreeSearchPlayer(C4, net, visits=100)
-    obs = observation(C4, start(C4))
-    values = player.q_values(obs)
-    calls = player.stats.calls
-    move = player.act(obs)
-    assert player.stats.calls == calls
-    assert player.value_of(obs, move) == values[move]
-
-
-def test_a_position_not_in_the_kept_tree_starts_afresh():
-    player = TreeSearchPlayer(C4, Linear(C4), visits=50)
-    player.act(observation(C4, start(C4)))
-    far = parse([".......", ".......", ".......", "...X...", "...O...", "..XOX.O"])
-    player.act(observation(C4, far))
-    assert player.stats.reused == 0 and player.root.visits == 50
-
-
-def test_analyse_grows_the_kept_tree_for_the_seconds_given():
-    clock = FakeClock(1 / 64)
-    player = TreeSearchPlayer(C4, Linear(C4), visits=64, clock=clock)
-    obs = observation(C4, start(C4))
-    player.act(obs)
-    before = player.root.visits
-    stats = player.analyse(obs, 0.25)  # 16 reads of the clock, then it stops
-    assert all(isinstance(s, MoveStats) for s in stats)
-    assert player.root.visits > before
-    assert sum(s.visits for s in stats) == player.root.visits - 1
-    assert player.stats.reused == 0  # the same root: nothing found again
-
-
-# --- time --------------------------------------------------------------------------------------
-
-
-def test_a_time_per_move_is_kept_by_the_clock():
-    clock = FakeClock(1 / 64)
-    net = Linear(C4)
-    player = TreeSearchPlayer(C4, net, move_time=0.25, clock=clock)
-    player.act(observation(C4, start(C4)))
-    # The deadline is read at 1/64; the root's call needs no reading; each later call
-    # is preceded by one reading, the last one (at 17/64) stopping the search.
-    assert clock.now == pytest.approx(17 / 64)
-    assert player.stats.calls == 1 + 15
-
-
-def test_seconds_given_to_a_move_replace_its_budget():
-    clock = FakeClock(1 / 64)
-    player = TreeSearchPlayer(C4, Linear(C4), visits=10**9, clock=clock)
-    player.act(observation(C4, start(C4)), seconds=0.125)
-    assert player.stats.calls == 1 + 7
 
 
 # --- bad settings -----------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from stub_nets import TTT_FORK, Linear, Preference, observation, random_position
 
 from boardq.boardtext import board_from_rows as parse
 from boardq.dqn.policies import masked_argmax
@@ -22,46 +23,6 @@ G = DEFAULT_DISCOUNT
 GO4 = GoRules(4, 0.5)  # small boards: the plain definition visits every node
 HEX4 = HexRules(4)
 GO9 = GoRules(9, 7.5)
-
-
-def first_position(rules) -> np.ndarray:
-    """The game's first position: the empty board, or the rules' own start."""
-    if hasattr(rules, "start"):
-        return rules.start()
-    return np.zeros((rules.rows, rules.cols), np.int8)
-
-
-class Preference:
-    """A network that values the actions the same in every position: order[0] best."""
-
-    def __init__(self, num_actions: int, order: list[int]) -> None:
-        self.q = np.zeros(num_actions)
-        self.q[order] = np.linspace(0.8, -0.8, len(order))
-        self.batch_sizes: list[int] = []
-
-    def __call__(self, planes: np.ndarray) -> np.ndarray:
-        self.batch_sizes.append(len(planes))
-        return np.tile(self.q, (len(planes), 1))
-
-
-class Linear:
-    """A network whose values depend on the position: a fixed random map into (-0.9, 0.9)."""
-
-    def __init__(self, rules, seed: int = 0) -> None:
-        size = int(np.prod(rules.planes_from_board(first_position(rules)).shape))
-        rng = np.random.default_rng(seed)
-        self.w = rng.normal(0.0, 0.15, (size, rules.num_actions))
-        self.b = rng.normal(0.0, 0.1, rules.num_actions)
-
-    def __call__(self, planes: np.ndarray) -> np.ndarray:
-        return 0.9 * np.tanh(planes.reshape(len(planes), -1).astype(np.float64) @ self.w + self.b)
-
-
-def observation(rules, board: np.ndarray) -> dict[str, np.ndarray]:
-    return {
-        "observation": rules.planes_from_board(board),
-        "action_mask": rules.legal_mask(board).astype(np.int8),
-    }
 
 
 def plain_negamax_values(rules, q_batch, board, depth, g=G) -> np.ndarray:
@@ -85,21 +46,9 @@ def plain_negamax_values(rules, q_batch, board, depth, g=G) -> np.ndarray:
     return values
 
 
-def random_position(rules, rng, max_moves: int) -> np.ndarray:
-    """A position reached by random moves where the game goes on."""
-    board = first_position(rules)
-    for _ in range(rng.integers(0, max_moves + 1)):
-        after = rules.apply(board, int(rng.choice(np.flatnonzero(rules.legal_mask(board)))))
-        if rules.winner(after) or rules.is_full(after):
-            break
-        board = after
-    return board
-
-
 # --- known answers ----------------------------------------------------------------------------
 
 # X (to move) forks with middle-left or bottom-left; the network prefers the top-right cell.
-TTT_FORK = ["XO.", ".X.", "..O"]
 # X at the bottom, columns 3-4 (display 2-3): columns 1 or 4 make an open three that O
 # can block on one side only. The network prefers column 6.
 C4_OPEN_THREE = [".......", ".......", ".......", ".......", "..OO...", "..XX..."]
@@ -306,100 +255,3 @@ def test_a_pass_that_ends_a_won_count_is_a_win_and_one_that_lets_it_end_lost_a_l
     assert values[passing] == pytest.approx(-G)
     assert int(np.nanargmax(values)) != passing
     assert SearchPlayer(rules, prefers_pass, 1).act(observation(rules, white_behind)) == passing
-
-
-# --- a time per move --------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("rules", [TTT, C4, GO4, HEX4], ids=["ttt", "c4", "go4", "hex4"])
-def test_the_root_cut_picks_the_move_and_value_the_exact_search_does(rules):
-    # Alpha-beta at the root (only the best move exact) against every root move exact.
-    rng = np.random.default_rng(3)
-    net = Linear(rules, seed=5)
-    for _ in range(8):
-        board = random_position(rules, rng, 6)
-        for depth in (2, 3):
-            exact = Search(rules, net, depth).values(board)
-            order = Search(rules, net, 1).values(board)
-            cut = Search(rules, net, depth).values(board, exact_root=False, order=order)
-            legal = ~np.isnan(exact)
-            assert np.array_equal(~np.isnan(cut), legal)
-            best = np.nanmax(exact)
-            assert np.nanmax(cut) == pytest.approx(best)
-            assert exact[int(np.nanargmax(cut))] == pytest.approx(best)
-            # The others: upper bounds of their values that do not beat the best.
-            assert np.all(exact[legal] <= cut[legal] + 1e-12)
-            assert np.all(cut[legal] <= best + 1e-12)
-
-
-def test_a_time_per_move_goes_deep_enough_for_the_forced_win():
-    board = parse(TTT_FORK)
-    legal = np.flatnonzero(TTT.legal_mask(board))
-    preferred = TTT.cell_action(0, 2)
-    net = Preference(9, [preferred] + [a for a in legal if a != preferred])
-    player = SearchPlayer(TTT, net, move_time=5.0)
-    move = player.act(observation(TTT, board))
-    forced = Search(TTT, net, 3).values(board)
-    assert forced[move] == pytest.approx(G**2)  # the fork, not the network's favourite
-    assert player.depth >= 3 and player.describe() == "search of 5 s a move"
-    # Hints from the same search object are exact for every move.
-    hints = player.q_values(observation(TTT, board))
-    np.testing.assert_allclose(hints[legal], Search(TTT, net, player.depth).values(board)[legal])
-
-
-class FakeClock:
-    """A clock that moves `step` seconds each time it is read: a search's time is its work."""
-
-    def __init__(self, step: float) -> None:
-        self.now, self.step = 0.0, step
-
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
-
-
-def test_a_move_keeps_to_its_time_and_goes_deeper_with_more():
-    from boardq.players.search import TimedSearch
-
-    board = first_position(C4)
-    reached = {}
-    for seconds in (0.05, 0.5):
-        clock = FakeClock(0.001)  # a millisecond a node
-        search = TimedSearch(C4, Linear(C4), seconds, clock=clock)
-        values = search.values(board)
-        # A depth past the time is abandoned at its next node: one reading of the clock.
-        assert clock.now <= seconds + 2 * clock.step + 1e-9, (seconds, clock.now)
-        assert np.count_nonzero(~np.isnan(values)) == 7
-        reached[seconds] = search.last_depth
-    assert 1 <= reached[0.05] < reached[0.5]
-    # The deepest depth finished is a whole search of that depth.
-    search = TimedSearch(C4, Linear(C4), 0.5, clock=FakeClock(0.001))
-    values = search.values(board, exact_root=True)
-    assert search.last_depth > 1
-    np.testing.assert_allclose(values, Search(C4, Linear(C4), search.last_depth).values(board))
-
-
-@pytest.mark.parametrize("seconds", [0, -1.0, float("nan"), float("inf")])
-def test_a_time_per_move_must_be_positive_seconds(seconds):
-    with pytest.raises(ValueError, match="time per move"):
-        SearchPlayer(TTT, Preference(9, list(range(9))), move_time=seconds)
-
-
-def test_a_search_takes_a_depth_or_a_time_not_both():
-    net = Preference(9, list(range(9)))
-    for kwargs in ({}, {"depth": 2, "move_time": 1.0}):
-        with pytest.raises(ValueError, match="a depth or a time per move"):
-            SearchPlayer(TTT, net, **kwargs)
-
-
-def test_a_timed_search_stops_once_every_line_ends_the_game():
-    from boardq.players.search import TimedSearch
-
-    # Two empty cells: at depth 2 the network still values the position after the
-    # mover's move; at depth 3 every line ends on a full board, and the search stops.
-    board = parse(["XOX", "OXO", "O.."])
-    net = Preference(9, list(range(9)))
-    search = TimedSearch(TTT, net, 10.0)
-    values = search.values(board)
-    assert search.last_depth == 3
-    np.testing.assert_allclose(values, Search(TTT, net, 6).values(board))
