@@ -106,7 +106,10 @@ def _details(key: str, f: dict[str, Any]) -> str:
             f"{f['positions']} positions of random play, {f['agent']}; "
             f"{_num(f['leaves_per_call_mean'], '{:.1f}')} leaves a call; the network alone "
             f"at batch {f['leaves_per_call']}: {_num(f['forward_rows_per_sec'])} positions/s "
-            f"(the search {_pct(f['share_of_forward'])} of it)"
+            f"(the search {_pct(f['share_of_forward'])} of it); numpy "
+            f"{_num(f.get('leaves_per_sec_numpy'))} leaves/s, tensorflow "
+            f"{_num(f.get('leaves_per_sec_tensorflow'))} "
+            f"({_num(f.get('numpy_over_tensorflow'), '{:.2f}')}x)"
         )
     if base == "training":
         return (

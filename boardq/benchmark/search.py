@@ -9,7 +9,8 @@ work a move took (positions expanded, leaves, calls of the network).
 
 The tree search (`tree_search`, `tree_search_rate`) is one stage more: its rate the
 positions it sends the network a second, beside the network's own forward pass at the
-same batch size.
+same batch size, with the network's values computed in numpy and through TensorFlow
+side by side.
 """
 
 from __future__ import annotations
@@ -26,16 +27,19 @@ from boardq.game import Game
 __all__ = ["search_agent", "search_positions", "search_time", "tree_search_rate"]
 
 
-def search_agent(game: Game, config: TrainConfig) -> tuple[Any, str]:
-    """The agent whose searches are timed, and what it is."""
+def search_agent(game: Game, config: TrainConfig, inference: str = "auto") -> tuple[Any, str]:
+    """The agent whose searches are timed, and what it is (`inference`: `Agent.load`'s)."""
     from boardq.players.agent import Agent
 
     if game.bundled_agent is not None:
-        return Agent.load(game.bundled_agent, game=game.name), "the bundled agent"
+        agent = Agent.load(game.bundled_agent, game=game.name, inference=inference)
+        return agent, "the bundled agent"
     from boardq.dqn.networks import build_q_network
 
     model = build_q_network(game.obs_shape, game.num_actions, config.network)
-    return Agent(game.name, model, {"discount": config.discount}), "the preset's network, untrained"
+    info = {"discount": config.discount}
+    agent = Agent(game.name, model, info, network=config.network, inference=inference)
+    return agent, "the preset's network, untrained"
 
 
 def search_positions(game: Game, count: int, seed: int, max_plies: int = 40) -> list[dict]:
@@ -120,9 +124,58 @@ def tree_search_rate(
     network alone is timed on batches of the search's mean leaves a call (a call's
     descents that end the game add none), so the ratio is what the tree's Python
     (selection, the rules, backups) leaves of the forward pass.
+
+    The search runs with its network's values computed in numpy and through TensorFlow
+    (`boardq.players.forward`), taking turns on the same positions, each for `seconds`
+    in all; the stage's rate is the one play chooses here (`inference` "auto"), the
+    figures hold both.
     """
-    agent, which = search_agent(game, config)
+    from boardq.players.forward import resolve_inference
+
     pool = search_positions(game, 10 * positions, seed)
+    agents = {k: search_agent(game, config, k) for k in ("numpy", "tensorflow")}
+    sums = {k: np.zeros(5) for k in agents}  # leaves, calls, visits, seconds, moves
+    t0 = time.monotonic()
+    for _ in range(2):  # the two take turns, so both see the machine's load alike
+        for inference, (agent, _) in agents.items():
+            sums[inference] += _tree_run(agent, pool, seconds / 2, positions, move_time)
+    window = Window(t0, time.monotonic())
+    chosen = resolve_inference("auto")
+    figures: dict[str, Any] = {}
+    for inference, (agent, which) in agents.items():
+        leaves, calls, visits, took, moves = (float(x) for x in sums[inference])
+        k = max(1, round(leaves / max(calls, 1)))
+        forward = _forward_rate(agent, pool, k, seconds)
+        mine = {
+            "positions": int(moves),
+            "move_time_sec": move_time,
+            "leaves_per_call": k,
+            "leaves_per_call_mean": leaves / max(calls, 1),
+            "visits_per_move": visits / moves,
+            "leaves_per_sec": leaves / took,
+            "forward_rows_per_sec": forward,
+            "share_of_forward": leaves / took / forward,
+            "agent": which,
+        }
+        if inference == chosen:
+            figures.update(mine)
+        figures[f"leaves_per_sec_{inference}"] = mine["leaves_per_sec"]
+        figures[f"forward_rows_per_sec_{inference}"] = forward
+    figures["inference"] = chosen
+    figures["numpy_over_tensorflow"] = (
+        figures["leaves_per_sec_numpy"] / figures["leaves_per_sec_tensorflow"]
+    )
+    title = f"tree search at play, {move_time:g} s a move, one thread ({chosen})"
+    rate = figures["leaves_per_sec"]
+    return StageResult("tree_search", title, "leaves/s", rate, figures, [window])
+
+
+def _tree_run(agent, pool, seconds, positions, move_time) -> np.ndarray:
+    """[leaves, network calls, visits, seconds searched, moves] of a tree search.
+
+    `agent`'s, over `pool`'s positions, a fresh tree each, for at least `positions`
+    positions and `seconds`.
+    """
     agent.q_values(pool[0])  # the network's first call traces it
     searcher = agent.searcher(move_time=move_time)
     stats = searcher.stats
@@ -132,32 +185,21 @@ def tree_search_rate(
     for observation in pool:
         if moves >= positions and time.monotonic() - t0 > seconds:
             break
+        searcher.forget()  # a fresh tree a position: the same work for each run
         tick = time.perf_counter()
         searcher.act(observation)
         took += time.perf_counter() - tick
         moves += 1
-    leaves, calls, visits = (
-        b - a for a, b in zip(start, (stats.leaves, stats.calls, stats.visits), strict=True)
-    )
-    window = Window(t0, time.monotonic())
-    k = max(1, round(leaves / max(calls, 1)))
+    now = (stats.leaves, stats.calls, stats.visits)
+    return np.array([b - a for a, b in zip(start, now, strict=True)] + [took, moves], float)
+
+
+def _forward_rate(agent, pool, k: int, seconds: float) -> float:
+    """Positions a second through `agent`'s network alone, in batches of `k`."""
     planes = np.stack([np.asarray(o["observation"], np.int8) for o in pool] * k)[:k]
     agent.q_batch(planes)
     tick, rows = time.perf_counter(), 0
     while rows == 0 or time.perf_counter() - tick < max(0.2, seconds / 4):
         agent.q_batch(planes)
         rows += k
-    forward = rows / (time.perf_counter() - tick)
-    rate = leaves / took
-    figures = {
-        "positions": moves,
-        "move_time_sec": move_time,
-        "leaves_per_call": k,
-        "leaves_per_call_mean": leaves / max(calls, 1),
-        "visits_per_move": visits / moves,
-        "forward_rows_per_sec": forward,
-        "share_of_forward": rate / forward,
-        "agent": which,
-    }
-    title = f"tree search at play, {move_time:g} s a move, one thread"
-    return StageResult("tree_search", title, "leaves/s", rate, figures, [window])
+    return rows / (time.perf_counter() - tick)

@@ -23,6 +23,7 @@ from boardq.dqn.policies import masked_argmax
 from boardq.errors import AgentFileError, BoardqError
 from boardq.players.agentfile import agent_file, chosen_symmetric, network_of, read_agent
 from boardq.pruning import PrunedRules, pruned_mask, prunes
+from boardq.settings import NetworkConfig
 
 __all__ = ["Agent", "NoRulesError", "NoSymmetriesError"]
 
@@ -69,6 +70,8 @@ class Agent:
     Attributes:
       symmetries: how many images of a position the values average over (1: the
         network's values of the position as it is; see `load`'s `symmetric`).
+      inference: "numpy" or "tensorflow": what computes the network's values
+        (`boardq.players.forward`; `network`, the model's shape, lets numpy run it).
     """
 
     def __init__(
@@ -78,15 +81,16 @@ class Agent:
         info: dict[str, Any],
         path: Path | None = None,
         symmetric: bool = False,
+        network: NetworkConfig | None = None,
+        inference: str = "auto",
     ):
-        from boardq.dqn.networks import QFunction
+        from boardq.players.forward import forward_pass
 
         self.game = game
         self.info = info
         self.path = path
         self._model = model
-        self._q = QFunction(model)
-        self._weights = self._q.weights_of(model)
+        self._forward, self.inference = forward_pass(model, network, inference)
         self._searchers: dict[tuple, Any] = {}
         self._symmetries: list[Any] = []
         self._pruned = None  # the game's pruned moves, where its run pruned them
@@ -115,7 +119,11 @@ class Agent:
 
     @classmethod
     def load(
-        cls, path: str | Path, game: str | None = None, symmetric: bool | None = None
+        cls,
+        path: str | Path,
+        game: str | None = None,
+        symmetric: bool | None = None,
+        inference: str = "auto",
     ) -> Agent:
         """Loads an exported agent file, or the one in a run directory.
 
@@ -128,6 +136,8 @@ class Agent:
             default): as the agent's run chose it; a best agent its ladder played
             averaged (`chosen_symmetric`, the Connect Four and Gomoku presets') plays
             averaged, any other agent plays its network alone.
+          inference: "auto" (numpy on a machine without a GPU), "numpy" or
+            "tensorflow": what computes the network's values (`boardq.players.forward`).
 
         Raises:
           AgentFileError: missing, unreadable, other game, or wrong shapes.
@@ -152,7 +162,7 @@ class Agent:
         info = header.get("info", {})
         if symmetric is None:
             symmetric = chosen_symmetric(info)
-        return cls(header["game"], model, info, path, symmetric)
+        return cls(header["game"], model, info, path, symmetric, config, inference)
 
     @property
     def num_actions(self) -> int:
@@ -189,9 +199,9 @@ class Agent:
         if planes.shape[1:] != tuple(self._model.input_shape[1:]):
             raise ValueError(f"planes of shape {planes.shape} do not fit this {self.game} agent")
         if not self._symmetries:
-            return self._q(planes, self._weights).numpy()
+            return self._forward(planes)
         images = np.concatenate([s.planes(planes) for s in self._symmetries])
-        q = self._q(images, self._weights).numpy().reshape(len(self._symmetries), len(planes), -1)
+        q = self._forward(images).reshape(len(self._symmetries), len(planes), -1)
         # Action a of the position is action action_map[a] of the image.
         return np.mean([q[i][:, s.action_map] for i, s in enumerate(self._symmetries)], axis=0)
 

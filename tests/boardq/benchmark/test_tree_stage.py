@@ -15,9 +15,17 @@ def test_the_tree_stage_counts_leaves_against_the_forward_pass(name):
     stage = tree_search_rate(game, game.preset, seconds=0.0, seed=1, positions=2, move_time=0.05)
     f = stage.figures
     assert stage.key == "tree_search" and stage.unit == "leaves/s"
-    assert f["positions"] == 2 and stage.rate > 0 and f["forward_rows_per_sec"] > 0
+    assert f["positions"] == 2 * 2  # two turns of each inference, 2 positions a turn
+    assert stage.rate > 0 and f["forward_rows_per_sec"] > 0
     assert f["share_of_forward"] == pytest.approx(stage.rate / f["forward_rows_per_sec"])
     assert 1 <= f["leaves_per_call_mean"] <= 16  # the default, TreeConfig.leaves_per_call
     assert f["leaves_per_call"] == max(1, round(f["leaves_per_call_mean"]))
     line = _details("tree_search", {**f, "rate": stage.rate})
     assert f"the network alone at batch {f['leaves_per_call']}" in line
+    # numpy and TensorFlow took turns on the same positions; the rate is the one play uses.
+    assert f["inference"] in ("numpy", "tensorflow")
+    assert stage.rate == f[f"leaves_per_sec_{f['inference']}"]
+    assert f["numpy_over_tensorflow"] == pytest.approx(
+        f["leaves_per_sec_numpy"] / f["leaves_per_sec_tensorflow"]
+    )
+    assert "numpy" in line and "tensorflow" in line

@@ -1,0 +1,101 @@
+"""An agent's forward pass: the network's values of a batch of positions.
+
+In numpy or through TensorFlow's compiled function. A search at play sends the network
+small batches (Connect Four's tree about 9 leaves a call, Go's about 15). Through
+TensorFlow each call pays the compiled function's dispatch (binding and checking its
+arguments) on top of its arithmetic; for the small networks of boardq's presets that
+overhead is most of the call, so the same arithmetic in numpy
+(`boardq.dqn.numpy_net.NumpyQNetwork`, the actors' forward pass, held to the TensorFlow
+network by its tests) returns several times sooner, and the search makes more visits
+in its time (docs/search.md, "Speed").
+
+`inference` chooses: "numpy", "tensorflow", or "auto": numpy unless TensorFlow sees a
+GPU, where the compiled forward pass runs on it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+import numpy as np
+
+from boardq.settings import NetworkConfig
+
+__all__ = ["INFERENCE", "forward_pass", "resolve_inference"]
+
+INFERENCE = ("auto", "numpy", "tensorflow")
+
+
+def resolve_inference(asked: str = "auto") -> str:
+    """ "numpy" or "tensorflow": what `asked` means on this machine.
+
+    Raises:
+      ValueError: `asked` is not one of `INFERENCE`.
+    """
+    if asked not in INFERENCE:
+        raise ValueError(f"inference must be one of {', '.join(INFERENCE)}, got {asked!r}")
+    if asked != "auto":
+        return asked
+    import tensorflow as tf
+
+    return "tensorflow" if tf.config.list_physical_devices("GPU") else "numpy"
+
+
+def forward_pass(
+    model, network: NetworkConfig | None, inference: str = "auto"
+) -> tuple[Callable[[np.ndarray], np.ndarray], str]:
+    """(planes int8 [B, ...] -> float32 Q [B, A], "numpy" or "tensorflow") for `model`.
+
+    The weights are copied now: later changes to `model` do not reach the pass.
+
+    Args:
+      model: the Keras Q-network (`boardq.dqn.networks.build_q_network`).
+      network: the shape it was built with; None: only TensorFlow can run it.
+      inference: "auto", "numpy" or "tensorflow" (`resolve_inference`).
+    """
+    chosen = resolve_inference(inference)
+    if chosen == "numpy" and network is None:
+        if inference == "numpy":
+            raise ValueError("numpy inference needs the network's shape (its NetworkConfig)")
+        chosen = "tensorflow"
+    if chosen == "numpy":
+        from boardq.dqn.numpy_net import NumpyQNetwork
+
+        obs_shape, num_actions = model.input_shape[1:], int(model.output_shape[-1])
+        net = NumpyQNetwork(obs_shape, num_actions, network)
+        weights = tuple(np.array(v.numpy(), np.float32) for v in model.weights)
+        one_thread = _one_blas_thread()
+
+        def numpy_forward(planes: np.ndarray) -> np.ndarray:
+            with one_thread():
+                return net(planes, weights)
+
+        return numpy_forward, chosen
+    from boardq.dqn.networks import QFunction
+
+    q = QFunction(model)
+    tensors = q.weights_of(model)
+    return (lambda planes: q(planes, tensors).numpy()), chosen
+
+
+_CONTROLLER = None
+
+
+def _one_blas_thread() -> Callable[[], contextlib.AbstractContextManager]:
+    """A context in which numpy's BLAS runs one thread (where threadpoolctl can say so).
+
+    A forward pass's products are small: split over the cores, OpenBLAS's threads spin
+    on cores that others (a second search, a training run) compute on, and one call
+    took several times longer on a busy 2-core machine. The limit holds for the call
+    only; the rest of the process keeps its threads.
+    """
+    global _CONTROLLER
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return contextlib.nullcontext
+    if _CONTROLLER is None:
+        _CONTROLLER = ThreadpoolController()
+    controller = _CONTROLLER
+    return lambda: controller.limit(limits=1, user_api="blas")
