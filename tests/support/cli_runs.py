@@ -6,6 +6,7 @@ started in the background, waiting for what it writes, and a one-line error chec
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -62,3 +63,16 @@ def run_dir(out: Path) -> Path:
     runs = sorted((out / "tictactoe").iterdir())
     assert len(runs) == 1
     return runs[0]
+
+
+def interrupt_once(process: subprocess.Popen, marker: Path, timeout: float = 240.0):
+    """Ctrl-C (SIGINT) to `process` once `marker` exists; its (stdout, stderr) at its end.
+
+    The process must still be running when the marker appears.
+    """
+    deadline = time.monotonic() + timeout
+    while not marker.exists():
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    return process.communicate(timeout=60)

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from cli_runs import interrupt_once
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -58,12 +57,8 @@ def test_an_engine_silent_past_its_timeout_stops_the_match_and_its_games_are_pri
 def test_ctrl_c_stops_the_match_and_its_games_are_printed_as_json(silent):
     spec, marker = silent
     process = evaluate(spec, "--json")
-    deadline = time.monotonic() + 240
-    while not marker.exists():  # the engine has started its third game and is silent
-        assert process.poll() is None and time.monotonic() < deadline
-        time.sleep(0.2)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    # Ctrl-C once the engine has started its third game and is silent.
+    out, err = interrupt_once(process, marker)
     assert process.returncode == 130
     assert err.strip() == "boardq evaluate: interrupted"
     report = json.loads(out)

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from cli_runs import interrupt_once
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -63,12 +62,8 @@ def test_an_engine_silent_past_its_timeout_stops_the_league_and_its_games_are_ra
 def test_ctrl_c_stops_the_league_and_its_games_are_rated_as_json(engines):
     silent, marker, steady = engines
     process = league(silent, steady, "--json")
-    deadline = time.monotonic() + 240
-    while not marker.exists():  # Silent has started its third game and says nothing
-        assert process.poll() is None and time.monotonic() < deadline
-        time.sleep(0.2)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    # Ctrl-C once Silent has started its third game and says nothing.
+    out, err = interrupt_once(process, marker)
     assert process.returncode == 130
     assert err.strip() == "boardq league: interrupted"
     report = json.loads(out)
