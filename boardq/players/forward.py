@@ -1,7 +1,7 @@
 """An agent's forward pass: the network's values of a batch of positions.
 
 In numpy or through TensorFlow's compiled function. A search at play sends the network
-small batches (Connect Four's tree about 9 leaves a call, Go's about 15). Through
+small batches (the presets' trees 14-16 leaves a call, by the bench). Through
 TensorFlow each call pays the compiled function's dispatch (binding and checking its
 arguments) on top of its arithmetic; for the small networks of boardq's presets that
 overhead is most of the call, so the same arithmetic in numpy
@@ -28,7 +28,7 @@ INFERENCE = ("auto", "numpy", "tensorflow")
 
 
 def resolve_inference(asked: str = "auto") -> str:
-    """ "numpy" or "tensorflow": what `asked` means on this machine.
+    """What `asked` means on this machine: "numpy" or "tensorflow".
 
     Raises:
       ValueError: `asked` is not one of `INFERENCE`.
