@@ -48,6 +48,7 @@ from boardq.commands.progress import GameProgress
 from boardq.errors import BoardqError
 from boardq.players.factory import check_symmetric
 from boardq.players.gtp_player import DEFAULT_OPENING_PLIES
+from boardq.players.scored_match import stop_reason
 from boardq.players.specs import FORMS, Kind, PlayerSpec, parse_spec
 
 __all__ = ["SCORE_CONVENTION", "add_command", "default_opponents", "format_results", "run"]
@@ -199,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
     if engines:
         header["engines"] = engines
     if stop is not None:
-        header["stopped"] = _stop_reason(stop)
+        header["stopped"] = stop_reason(stop)
     if recorder:
         header["records"] = str(args.record)
         if recorder.error:
@@ -211,10 +212,6 @@ def run(args: argparse.Namespace) -> int:
     if stop is not None:
         raise stop  # its one line and exit code: `boardq.commands.main`, as for any error
     return 0
-
-
-def _stop_reason(stop: BaseException) -> str:
-    return "interrupted (Ctrl-C)" if isinstance(stop, KeyboardInterrupt) else str(stop)
 
 
 def _handicap(args: argparse.Namespace, game):

@@ -31,6 +31,7 @@ from pathlib import Path
 from boardq.commands.args import add_engine_timeout_option, counted, number
 from boardq.commands.evaluate import warn_engines
 from boardq.commands.progress import GameProgress
+from boardq.players.scored_match import STOPS, stop_reason
 from boardq.players.specs import FORMS, Kind, PlayerSpec, parse_league_player, parse_spec
 
 __all__ = ["add_command", "format_table", "run"]
@@ -140,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         with progress:
             try:
                 robin.play()
-            except (BoardqError, KeyboardInterrupt) as e:
+            except STOPS as e:
                 stop = e
     if stop is not None and robin.played == 0:
         raise stop  # nothing to show: the one line of `boardq.commands.main`
@@ -183,8 +184,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _stop_reason(stop: BaseException, robin) -> str:
-    why = "interrupted (Ctrl-C)" if isinstance(stop, KeyboardInterrupt) else str(stop)
-    return f"{why}; {robin.played} of {robin.games} games played"
+    return f"{stop_reason(stop)}; {robin.played} of {robin.games} games played"
 
 
 def _plot(args, game, timeline) -> str | None:

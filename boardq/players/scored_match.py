@@ -18,7 +18,16 @@ from boardq.errors import BoardqError
 from boardq.players.evaluation import Handicap, Match, MoveObserver, Openings, Player
 from boardq.players.timing import TimedPlayer
 
-__all__ = ["ScoredMatch"]
+__all__ = ["STOPS", "ScoredMatch", "stop_reason"]
+
+STOPS = (BoardqError, KeyboardInterrupt)
+"""What ends a match early and keeps its games: an engine that died or went silent
+(`EngineError`, a `BoardqError`), or Ctrl-C."""
+
+
+def stop_reason(stop: BaseException) -> str:
+    """What stopped a match, as reports say it."""
+    return "interrupted (Ctrl-C)" if isinstance(stop, KeyboardInterrupt) else str(stop)
 
 
 class ScoredMatch:
@@ -60,7 +69,7 @@ class ScoredMatch:
         """
         try:
             self.match.play()
-        except (BoardqError, KeyboardInterrupt) as e:
+        except STOPS as e:
             return e
         return None
 

@@ -113,7 +113,7 @@ def measure(
     """
     from boardq.players.evaluation import Openings
     from boardq.players.gtp_player import opening_plies as default_plies
-    from boardq.players.scored_match import ScoredMatch
+    from boardq.players.scored_match import ScoredMatch, stop_reason
     from boardq.players.specs import parse_spec
 
     out = Path(out)
@@ -149,7 +149,7 @@ def measure(
                 **{k: round(v, 4) for k, v in r.items()},
             }
             if stop is not None:
-                row["stopped"] = _stop_reason(stop)
+                row["stopped"] = stop_reason(stop)
             with out.open("a") as f:
                 f.write(json.dumps(row) + "\n")
         if stop is not None:
@@ -160,10 +160,6 @@ def measure(
             f"({row['score_low']:.2f}-{row['score_high']:.2f}), {row['seconds']:.0f} s"
         )
     return load_rows(out)
-
-
-def _stop_reason(stop: BaseException) -> str:
-    return "interrupted (Ctrl-C)" if isinstance(stop, KeyboardInterrupt) else str(stop)
 
 
 def _fmt_cell(row: dict | None) -> str:
