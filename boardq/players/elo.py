@@ -21,7 +21,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ELO_PER_NATURAL", "bootstrap_intervals", "expected_score", "fit_ratings"]
+__all__ = [
+    "ELO_PER_NATURAL",
+    "bootstrap_intervals",
+    "expected_score",
+    "fit_ratings",
+    "linked_to",
+]
 
 ELO_PER_NATURAL = 400.0 / np.log(10.0)
 """Elo points per unit of the natural-log odds scale."""
@@ -47,12 +53,22 @@ def _check(wins: np.ndarray, draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return wins, draws
 
 
-def _connected(games: np.ndarray) -> bool:
+def linked_to(games: np.ndarray, anchor: int) -> np.ndarray:
+    """The players joined to `anchor` by a chain of games played, in order (it among them).
+
+    Args:
+        games: [P, P] games each pair played (symmetric).
+        anchor: the player the chains start from.
+    """
     reached = np.zeros(games.shape[0], bool)
-    reached[0] = True
+    reached[anchor] = True
     for _ in range(games.shape[0]):
         reached = reached | (games[reached] > 0).any(axis=0)
-    return bool(reached.all())
+    return np.flatnonzero(reached)
+
+
+def _connected(games: np.ndarray) -> bool:
+    return len(linked_to(games, 0)) == games.shape[0]
 
 
 def fit_ratings(

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from boardq.errors import BoardqError
-from boardq.players.elo import bootstrap_intervals, fit_ratings
+from boardq.players.elo import bootstrap_intervals, fit_ratings, linked_to
 from boardq.players.evaluation import MoveObserver, Player, play_game
 from boardq.plotting import chart
 from boardq.rundir import KEPT_AGENT_GLOB, KEPT_AGENTS_DIR
@@ -30,7 +30,6 @@ __all__ = [
     "Rating",
     "KeptAgent",
     "RoundRobin",
-    "linked_to",
     "plot_ratings",
     "rate",
     "round_robin",
@@ -183,19 +182,6 @@ def rate(
         )
         for k, name in enumerate(names)
     ]
-
-
-def linked_to(games: np.ndarray, anchor: int) -> np.ndarray:
-    """The players joined to `anchor` by a chain of games played, in order (it among them)."""
-    linked = {anchor}
-    frontier = [anchor]
-    while frontier:
-        i = frontier.pop()
-        for j in np.flatnonzero(games[i] > 0):
-            if int(j) not in linked:
-                linked.add(int(j))
-                frontier.append(int(j))
-    return np.array(sorted(linked))
 
 
 def kept_agents(run_dir: str | Path) -> list[KeptAgent]:
