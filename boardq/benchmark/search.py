@@ -134,6 +134,8 @@ def tree_search_rate(
 
     pool = search_positions(game, 10 * positions, seed)
     agents = {k: search_agent(game, config, k) for k in ("numpy", "tensorflow")}
+    for agent, _ in agents.values():
+        agent.q_values(pool[0])  # the network's first call traces it, outside the timing
     sums = {k: np.zeros(5) for k in agents}  # leaves, calls, visits, seconds, moves
     t0 = time.monotonic()
     for _ in range(2):  # the two take turns, so both see the machine's load alike
@@ -176,7 +178,6 @@ def _tree_run(agent, pool, seconds, positions, move_time) -> np.ndarray:
     `agent`'s, over `pool`'s positions, a fresh tree each, for at least `positions`
     positions and `seconds`.
     """
-    agent.q_values(pool[0])  # the network's first call traces it
     searcher = agent.searcher(move_time=move_time)
     stats = searcher.stats
     start = (stats.leaves, stats.calls, stats.visits)
