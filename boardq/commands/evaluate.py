@@ -33,6 +33,7 @@ import json
 import sys
 import time
 
+from boardq.commands.agents import add_komi_option, komi_of
 from boardq.commands.args import (
     add_engine_timeout_option,
     add_handicap_option,
@@ -43,7 +44,6 @@ from boardq.commands.args import (
     searching_player,
 )
 from boardq.commands.evaluate_report import SCORE_CONVENTION, format_results
-from boardq.commands.play import add_komi_option, komi_of
 from boardq.commands.progress import GameProgress
 from boardq.errors import BoardqError
 from boardq.players.factory import check_symmetric

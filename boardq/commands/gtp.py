@@ -21,13 +21,13 @@ import inspect
 import math
 import sys
 
+from boardq.commands.agents import add_agent_options, add_resign_option
 from boardq.commands.args import (
     add_search_options,
     search_settings,
     search_words,
     searching_player,
 )
-from boardq.commands.play import add_agent_options, add_resign_option
 
 __all__ = ["add_command", "run", "timed_act"]
 
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     """Runs `boardq gtp`; returns the exit code."""
     from boardq import __version__
     from boardq.catalog import get_game
-    from boardq.commands.play import resolve_agent
+    from boardq.commands.agents import resolve_agent
     from boardq.errors import BoardqError
     from boardq.play.gtp_analysis import NetworkAnalysis
     from boardq.play.gtp_engine import AgentEngine

@@ -4,7 +4,7 @@ A local web page (`boardq.play.web`, served by uvicorn) draws the board; you pla
 clicking it or with the keyboard. The server answers only to the host names it was
 started as (`--host`, `--allow-host`) and takes moves only from its own page. The
 agent is found as `boardq play` finds it (one call,
-`boardq.commands.play.resolve_agent`). With a GAME, its agent is loaded before the
+`boardq.commands.agents.resolve_agent`). With a GAME, its agent is loaded before the
 server starts, so a missing agent is one line on stderr; without one, the page offers
 every game and loads a game's agent when it is first picked.
 
@@ -19,7 +19,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from boardq.commands import play
+from boardq.commands import agents
 from boardq.commands.args import add_search_options, number, search_flag
 from boardq.errors import EXIT_OK, BoardqError
 
@@ -54,8 +54,8 @@ def add_command(subparsers) -> None:
         "openspiel:/pettingzoo: name the agent was trained as (default: the page lets you "
         "pick one of the named games)",
     )
-    play.add_agent_options(p)
-    play.add_komi_option(p)
+    agents.add_agent_options(p)
+    agents.add_komi_option(p)
     add_search_options(
         p,
         "the agent",
@@ -134,7 +134,7 @@ def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
         games = {name: _set_up(args, get_game(name)) for name in game_names()}
         app = WebApp(
             games,
-            lambda game: play.resolve_agent(args, game),
+            lambda game: agents.resolve_agent(args, game),
             None,
             args.search,
             args.move_time,
@@ -150,12 +150,12 @@ def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
             f"--search is at most {max_depth_of(game)} in {game.title} on the web board "
             "(deeper takes seconds a move; --move-time SEC gives the agent a time instead)"
         )
-    agent = play.resolve_agent(args, game)
+    agent = agents.resolve_agent(args, game)
     app = WebApp(
         {game.name: game}, lambda _: agent, game.name, args.search, args.move_time, args.visits
     )
     app.prepare(game)
-    return app, f"{game.title} against {play.agent_title(agent, game)}"
+    return app, f"{game.title} against {agents.agent_title(agent, game)}"
 
 
 def _set_up(args: argparse.Namespace, game: Game, needs_komi: bool = False) -> Game:
@@ -166,7 +166,7 @@ def _set_up(args: argparse.Namespace, game: Game, needs_komi: bool = False) -> G
     """
     if args.komi is None or (game.setup.komi is None and not needs_komi):
         return game
-    komi = play.komi_of(args, game)
+    komi = agents.komi_of(args, game)
     if komi is None or komi == game.setup.komi:
         return game
     print(f"boardq serve: {game.setup.komi_note(game.title, komi)}", file=sys.stderr)

@@ -140,8 +140,8 @@ def test_a_whole_game_under_gtp2ogs_time_commands_gets_no_error_and_never_overru
 def test_the_commands_act_searches_within_the_seconds_the_clock_gives():
     """`boardq gtp`'s act with the real bundled agent: the network alone ignores the
     clock; the alpha-beta of --search and the tree search search within the seconds."""
+    from boardq.commands.agents import load_agent
     from boardq.commands.gtp import timed_act
-    from boardq.commands.play import load_agent
 
     game = get_game("go")
     agent = load_agent(game.bundled_agent, game)

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from boardq.commands.play import first_human_seat, newest_agent
+from boardq.commands.agents import newest_agent
+from boardq.commands.play import first_human_seat
 from boardq.errors import EXIT_OK, AgentFileError
 from boardq.play.match import Match
 from boardq.play.session import LineReader, Session, View
