@@ -6,7 +6,8 @@ asks a `LineReader` for each of the person's lines and draws on a `View` (both i
 drive it with a stub, and a searching player (`boardq.players.search.SearchPlayer`) fits as
 well as the bare network. Each game is also kept as a record (`boardq.records`),
 moves taken back taken out of it: `save [FILE]` writes it at a prompt, and a session
-given a file (`--record FILE`) writes every game there as it ends (or is left).
+given a file (`--record FILE`) writes every game there as it ends (or is left):
+`boardq.play.session_saves`.
 """
 
 from __future__ import annotations
@@ -23,16 +24,9 @@ from boardq.errors import EXIT_INTERRUPTED, EXIT_OK
 from boardq.game import Game
 from boardq.play.match import Match
 from boardq.play.resign import board_points, resigns
+from boardq.play.session_saves import GameSaver, default_record_name
 from boardq.play.terminal import LineReader, View
-from boardq.records import (
-    GameLog,
-    GameRecord,
-    PlayerInfo,
-    RecordError,
-    chosen_value,
-    default_file_name,
-    save_record,
-)
+from boardq.records import GameLog, GameRecord, PlayerInfo, chosen_value
 
 if TYPE_CHECKING:
     from boardq.players.match_openings import Handicap
@@ -51,11 +45,6 @@ class Advisor(Protocol):
 
 class _Quit(Exception):
     """The person asked to leave."""
-
-
-def default_record_name(game: Game) -> str:
-    """A new file name for a saved game: SGF where the game has it, else JSON lines."""
-    return default_file_name(game)
 
 
 _COMMANDS_HELP = """\
@@ -117,7 +106,7 @@ class Session:
         self._values_of = f"{search} values" if search else "values"
         self._searching = bool(search)
         self.score = {"won": 0, "drawn": 0, "lost": 0}
-        self.record_to = None if record_to is None else Path(record_to)
+        self.saves = GameSaver(game, view, record_to)
         self.agent_info = agent_info or PlayerInfo("boardq agent", {"kind": "agent"})
         self.log: GameLog | None = None
         self.handicap = handicap
@@ -181,8 +170,8 @@ class Session:
             return self._finish(match, human_seat)
         finally:
             match.close()
-            if not match.over and self.log.moves and self.record_to is not None:
-                self._save(self._record_path(), self.log.record())  # left before its end
+            if not match.over and self.log.moves:
+                self.saves.keep(number, self.log.record())  # left before its end
 
     def _place_handicap(self, match: Match) -> tuple[int, ...]:
         """Plays black's handicap stones and white's passes between them; the moves."""
@@ -214,7 +203,7 @@ class Session:
         t0 = time.monotonic()
         while True:
             line = self.reader.read(f"your move ({self.view.mark(seat)}): ")
-            if self._save_command(line, self.log.record()):
+            if self.saves.command(line, self.log.record()):
                 continue
             command = self._commands.get(line.strip().lower())
             if command is not None:
@@ -271,43 +260,13 @@ class Session:
         self.view.say(message, style)
         self.view.say(f"score: you won {s['won']}, drew {s['drawn']}, lost {s['lost']}")
         self.last_record = self.log.record(outcome, resigned=resigned)
-        if self.record_to is not None:
-            self._save(self._record_path(), self.last_record)
+        self.saves.keep(self._number, self.last_record)
         return result
-
-    def _record_path(self) -> Path:
-        """Where `record_to` keeps this game: SGF files one a game, JSON lines all in one."""
-        path = self.record_to
-        if self._number == 1 or path.suffix.lower() != ".sgf":
-            return path
-        return path.with_name(f"{path.stem}-{self._number}{path.suffix}")
-
-    def _save_command(self, line: str, record: GameRecord | None) -> bool:
-        """Carries out `save [FILE]` (True), or says it is not one (False)."""
-        word, _, rest = line.strip().partition(" ")
-        if word.lower() != "save":
-            return False
-        if record is None or not record.moves:
-            self.view.error("nothing to save yet: no move has been played")
-            return True
-        path = rest.strip() or default_record_name(self.game)
-        self._save(Path(path), record)
-        return True
-
-    def _save(self, path: Path, record: GameRecord) -> None:
-        """Writes `record` to `path`; a failure is one line, and the session goes on."""
-        try:
-            save_record(record, path)
-        except RecordError as e:
-            self.view.error(f"not saved: {e}")
-            return
-        what = "game" if record.finished else "game so far"
-        self.view.say(f"{what} saved to {path}", "green")
 
     def _again(self) -> bool:
         while True:
             line = self.reader.read("play again? [y/n] ")  # save [FILE] saves the game too
-            if self._save_command(line, self.last_record):
+            if self.saves.command(line, self.last_record):
                 continue
             answer = line.strip().lower()
             if answer in {"y", "yes"}:
