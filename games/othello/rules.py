@@ -4,6 +4,12 @@ OpenSpiel's actions: square `a` < 64 is row `a // 8` (row 0 at the top, named 1)
 column `a % 8` (a-h); 64 is a pass, legal only when the mover cannot place a disc
 but the opponent can. The game ends when neither can place a disc; the side with
 more discs wins.
+
+The boards stay numpy arrays at the interface (`boardq.game.Rules`); inside, each
+side's discs are a 64-bit Python int, and the legal squares come from shifting them in
+the 8 directions, a whole board at a time (a Kogge-Stone fill), so a move of the tree
+search (legal moves, the move, the end) takes about a tenth of the time the numpy
+shifts took.
 """
 
 from __future__ import annotations
@@ -16,15 +22,61 @@ SIZE = 8
 PASS = SIZE * SIZE
 _DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
+# Bitboards: a Python int of 64 bits, bit 8r + c for square (r, c): the action's number.
+_ALL = (1 << 64) - 1
+_COLUMN_A = sum(1 << (8 * r) for r in range(SIZE))
+_STEPS = tuple(
+    # A step in direction (dr, dc) moves bit i to bit i + 8 dr + dc; a step to the right
+    # must not land in column a (it came round from column h), nor one to the left in h.
+    (8 * dr + dc, _ALL & ~(_COLUMN_A if dc == 1 else _COLUMN_A << 7 if dc == -1 else 0))
+    for dr, dc in _DIRECTIONS
+)
 
-def _shift(cells: np.ndarray, dr: int, dc: int) -> np.ndarray:
-    """`cells` moved by (dr, dc): out[r + dr, c + dc] = cells[r, c]; what leaves is dropped."""
-    out = np.zeros_like(cells)
-    rows, cols = cells.shape
-    out[max(dr, 0) : rows + min(dr, 0), max(dc, 0) : cols + min(dc, 0)] = cells[
-        max(-dr, 0) : rows + min(-dr, 0), max(-dc, 0) : cols + min(-dc, 0)
-    ]
-    return out
+
+def _step(bits: int, shift: int, keep: int) -> int:
+    """`bits` moved one square in the direction of (`shift`, `keep`) (`_STEPS`)."""
+    return ((bits << shift) if shift > 0 else (bits >> -shift)) & keep
+
+
+def _bits(cells: np.ndarray) -> tuple[int, int]:
+    """The mover's and the opponent's discs of a board as bitboards."""
+    flat = cells.reshape(-1)
+    mine = np.packbits(flat == 1, bitorder="little").tobytes()
+    theirs = np.packbits(flat == -1, bitorder="little").tobytes()
+    return int.from_bytes(mine, "little"), int.from_bytes(theirs, "little")
+
+
+def _cells(bits: int) -> np.ndarray:
+    """Bool (8, 8) of a bitboard."""
+    raw = np.frombuffer(bits.to_bytes(8, "little"), np.uint8)
+    return np.unpackbits(raw, bitorder="little").reshape(SIZE, SIZE).astype(bool)
+
+
+def _moves(mine: int, theirs: int) -> int:
+    """The empty squares where the mover's disc would flip some (Kogge-Stone fill)."""
+    empty = _ALL & ~(mine | theirs)
+    moves = 0
+    for shift, keep in _STEPS:
+        # Runs of the opponent's discs that start next to one of the mover's...
+        run = _step(mine, shift, keep) & theirs
+        for _ in range(SIZE - 3):
+            run |= _step(run, shift, keep) & theirs
+        # ...and end next to an empty square: a disc there flips the run.
+        moves |= _step(run, shift, keep) & empty
+    return moves
+
+
+def _flipped(mine: int, theirs: int, square: int) -> int:
+    """The opponent's discs a disc of the mover's on `square` flips, as a bitboard."""
+    flipped = 0
+    for shift, keep in _STEPS:
+        run, at = 0, _step(1 << square, shift, keep)
+        while at & theirs:
+            run |= at
+            at = _step(at, shift, keep)
+        if at & mine:
+            flipped |= run
+    return flipped
 
 
 class OthelloRules:
@@ -58,39 +110,21 @@ class OthelloRules:
 
     def placements(self, board: np.ndarray) -> np.ndarray:
         """Bool (8, 8): the empty squares where the mover's disc would flip some."""
-        cells = self.checked(board)
-        mine, theirs, empty = cells == 1, cells == -1, cells == 0
-        moves = np.zeros_like(mine)
-        for dr, dc in _DIRECTIONS:
-            # Runs of the opponent's discs that start next to one of the mover's...
-            run = _shift(mine, dr, dc) & theirs
-            for _ in range(SIZE - 3):
-                run |= _shift(run, dr, dc) & theirs
-            # ...and end next to an empty square: a disc there flips the run.
-            moves |= _shift(run, dr, dc) & empty
-        return moves
+        return _cells(_moves(*_bits(self.checked(board))))
 
     def legal_mask(self, board: np.ndarray) -> np.ndarray:
         """Bool (65,) by action: the placements, else a pass if the opponent can move."""
+        mine, theirs = _bits(self.checked(board))
+        moves = _moves(mine, theirs)
         mask = np.zeros(self.num_actions, bool)
-        moves = self.placements(board)
-        mask[:PASS] = moves.ravel()
-        mask[PASS] = not moves.any() and bool(self.placements(-self.checked(board)).any())
+        mask[:PASS] = _cells(moves).reshape(-1)
+        mask[PASS] = not moves and bool(_moves(theirs, mine))
         return mask
 
     def flips(self, board: np.ndarray, action: int) -> list[tuple[int, int]]:
         """The opponent's discs a disc on square `action` would flip."""
-        cells = self.checked(board)
-        row, col = divmod(int(action), SIZE)
-        flipped: list[tuple[int, int]] = []
-        for dr, dc in _DIRECTIONS:
-            r, c, run = row + dr, col + dc, []
-            while 0 <= r < SIZE and 0 <= c < SIZE and cells[r, c] == -1:
-                run.append((r, c))
-                r, c = r + dr, c + dc
-            if run and 0 <= r < SIZE and 0 <= c < SIZE and cells[r, c] == 1:
-                flipped += run
-        return flipped
+        flipped = _flipped(*_bits(self.checked(board)), int(action))
+        return [divmod(square, SIZE) for square in range(PASS) if flipped >> square & 1]
 
     def apply(self, board: np.ndarray, action: int) -> np.ndarray:
         """Plays `action` for the mover; returns the board seen by the next mover.
@@ -100,20 +134,19 @@ class OthelloRules:
         """
         cells = self.checked(board)
         action = int(action)
-        if not 0 <= action < self.num_actions or not self.legal_mask(cells)[action]:
-            raise ValueError(f"action {action} is not legal here")
-        if action == PASS:
+        mine, theirs = _bits(cells)
+        moves = _moves(mine, theirs) if 0 <= action < self.num_actions else 0
+        if action == PASS and not moves and _moves(theirs, mine):
             return -cells
-        after = cells.copy()
-        after[divmod(action, SIZE)] = 1
-        for cell in self.flips(cells, action):
-            after[cell] = 1
-        return -after
+        if not 0 <= action < PASS or not moves >> action & 1:
+            raise ValueError(f"action {action} is not legal here")
+        flipped = _flipped(mine, theirs, action) | 1 << action
+        return _cells(theirs & ~flipped).astype(np.int8) - _cells(mine | flipped)
 
     def over(self, board: np.ndarray) -> bool:
         """Whether neither side can place a disc."""
-        cells = self.checked(board)
-        return not self.placements(cells).any() and not self.placements(-cells).any()
+        mine, theirs = _bits(self.checked(board))
+        return not _moves(mine, theirs) and not _moves(theirs, mine)
 
     def winner(self, board: np.ndarray) -> int:
         """Once the game is over, +1 if the mover has more discs, -1 if fewer; else 0."""

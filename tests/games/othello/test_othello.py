@@ -83,6 +83,20 @@ def test_a_pass_is_the_only_move_when_no_disc_can_be_placed(games):
     assert np.array_equal(RULES.apply(board, PASS), -board)
 
 
+def test_no_line_runs_round_the_edge_of_the_board():
+    # Inside the rules each side's discs are 64 bits, square 8r + c, where h1 and a2 are
+    # neighbours. X (the mover) on h1 and a3, O on a2 and h2: X closes a1 (a2 between
+    # a3 and it) and h3 (h2 between h1 and it); b2 (a line from h1 round through a2) and
+    # g2 (from a3 round through h2) are no moves.
+    board = parse([".......X", "O......O", "X.......", "........",
+                   "........", "........", "........", "........"])  # fmt: skip
+    legal = {GAME.text.describe(a) for a in np.flatnonzero(RULES.legal_mask(board))}
+    assert legal == {"a1", "h3"}
+    assert RULES.flips(board, square("h3")) == [(1, 7)]
+    after = RULES.apply(board, square("h3"))  # seen by O now: X's discs are -1
+    assert after[1, 7] == after[2, 7] == -1 and after[1, 0] == 1 and int(after.sum()) == 1 - 4
+
+
 def test_the_side_with_more_discs_wins_once_no_one_can_move():
     full = np.ones((8, 8), np.int8)
     full[0, :5] = -1
