@@ -34,11 +34,10 @@ from concurrent.futures import ThreadPoolExecutor
 from importlib.resources import files
 from typing import Any
 
-import h11
 import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from boardq.play.webapp import Answer, WebApp
+from boardq.play.webconnection import HEAD_TIMEOUT_SEC, HeadTimeoutProtocol
 from boardq.play.webguard import SAFE_METHODS, HostGuard
 from boardq.play.webrecords import MAX_RECORD_BYTES
 from boardq.play.webrequest import MAX_DIGITS, allowed
@@ -55,7 +54,6 @@ __all__ = [
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body, but for a record file opened on the page (MAX_RECORD_BYTES)."""
 _LARGE_BODIES = {"/api/records": MAX_RECORD_BYTES}
-HEAD_TIMEOUT_SEC = 10.0
 BODY_TIMEOUT_SEC = 10.0
 KEEP_ALIVE_SEC = 5
 BACKLOG = 2048
@@ -84,56 +82,6 @@ class _Refused(Exception):
 
 class _Gone(Exception):
     """The client left before its request was whole: nothing is done, nothing answered."""
-
-
-class _HeadTimeoutProtocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol, closing a connection whose request head is late.
-
-    uvicorn times out a kept-alive connection that sends nothing after an answer, but
-    not one that sends a little at a time, nor a new one that sends nothing at all;
-    each would hold its socket forever. Here a request's head must come whole within
-    `HEAD_TIMEOUT_SEC` of the connection opening or of the previous answer.
-    """
-
-    head_timeout_sec = HEAD_TIMEOUT_SEC
-
-    def connection_made(self, transport) -> None:  # noqa: D102 (asyncio's)
-        super().connection_made(transport)
-        sock = transport.get_extra_info("socket")
-        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-            # An answer is two writes (head, body): without this, the body waits for the
-            # client's delayed ACK of the head, 40 ms on a kept-alive connection.
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self._arm_head_deadline()
-
-    def data_received(self, data: bytes) -> None:  # noqa: D102
-        super().data_received(data)
-        if self.conn.their_state is not h11.IDLE:  # the head is in: the app has it now
-            self._cancel_head_deadline()
-
-    def on_response_complete(self) -> None:  # noqa: D102
-        super().on_response_complete()
-        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
-            self._arm_head_deadline()
-
-    def connection_lost(self, exc: Exception | None) -> None:  # noqa: D102
-        self._cancel_head_deadline()
-        super().connection_lost(exc)
-
-    def _arm_head_deadline(self) -> None:
-        self._cancel_head_deadline()
-        self._head_deadline = self.loop.call_later(self.head_timeout_sec, self._head_too_late)
-
-    def _cancel_head_deadline(self) -> None:
-        deadline = getattr(self, "_head_deadline", None)
-        if deadline is not None:
-            deadline.cancel()
-            self._head_deadline = None
-
-    def _head_too_late(self) -> None:
-        self._head_deadline = None
-        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
-            self.transport.close()
 
 
 class _Asgi:
@@ -277,7 +225,7 @@ class WebServer:
         self.server_address: tuple[Any, ...] = sock.getsockname()[:2]
         self._asgi = _Asgi(app, guard, body_timeout_sec)
         timeouts = {"head_timeout_sec": head_timeout_sec}
-        protocol = type("_Protocol", (_HeadTimeoutProtocol,), timeouts)
+        protocol = type("_Protocol", (HeadTimeoutProtocol,), timeouts)
         config = uvicorn.Config(
             self._asgi,
             http=protocol,
