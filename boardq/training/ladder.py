@@ -4,8 +4,8 @@ Every few minutes the trainer writes the newest published snapshot (with
 `eval_average_agents` N: the mean of the weights of the last N kept agents) as an agent
 file and starts `boardq evaluate` on it against the ladder (say random, winblock,
 mcts:100) in a child process at the lowest CPU priority (nice 19, and its session
-group at nice 10: `boardq.priority`), so it uses the cores training leaves idle
-instead of taking the learner's. When it ends, its scores
+group at nice 10: `boardq.training.ladder_process`), so it uses the cores training
+leaves idle instead of taking the learner's. When it ends, its scores
 are logged (`eval/<opponent>/...`, `eval/ladder_score`: the mean score over the
 ladder), and an agent that does at least as well as the best so far is kept as
 `RUN_DIR/best-agent.npz` beside the last one (`agent.npz`): on a tie the later, longer
@@ -28,9 +28,7 @@ the Go preset's ladder, 80 games an evaluation, about 0.8 MB each).
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -46,16 +44,14 @@ from boardq.players.agentfile import SYMMETRIC_LADDER, averaged_weights, export_
 from boardq.players.factory import ladder_specs
 from boardq.players.match_openings import fixed_handicap
 from boardq.players.specs import Kind
-from boardq.priority import set_session_nice
 from boardq.pruning import INFO_KEY
 from boardq.rundir import BEST_AGENT_FILE, GAMES_DIR
 from boardq.settings import ConfigError
+from boardq.training.ladder_process import start_evaluation
 
 __all__ = [
     "BEST_AGENT_FILE",
     "GAMES_KEPT",
-    "LADDER_NICE",
-    "LADDER_SESSION_NICE",
     "Ladder",
     "check_handicap",
     "check_visits",
@@ -69,38 +65,6 @@ VISITS_LADDER = " with a tree search of visits "
 _GAMES_PREFIX = "ladder-"
 GAMES_KEPT = 5
 """The evaluations whose games a run keeps (RUN_DIR/games/ladder-<version>/)."""
-
-
-LADDER_NICE = 19
-"""The nice of the ladder's process."""
-LADDER_SESSION_NICE = 10
-"""The nice of the ladder's session group: about a tenth of the CPU the run wants.
-
-Connect Four's preset, 5-minute runs alone on 2 cores, one after the other: 447 train
-steps/s with the session at 0, 477 at 19, 482 at 10, the ladder's evaluations ending
-15-20 s later. 10 rather than 19 leaves the ladder a share when other work (a second
-run) keeps the cores busy (docs/performance.md)."""
-_PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal for the child when its parent ends
-
-
-def _lowest_priority() -> None:  # runs in the child before exec, in its new session
-    """Nice 19 for the child, 10 for its session group; on Linux it dies with the run.
-
-    The session's nice is what weighs the child against the run where the kernel groups
-    sessions (`boardq.priority`): without it the ladder took as much CPU as the whole
-    run while it played (docs/performance.md). The child dies with the run even if the
-    run is killed. Not the idle scheduling class (SCHED_IDLE): there the ladder runs
-    only on cores no other thread wants, and a run that keeps both cores busy (or two
-    runs side by side) starved it: one evaluation took no score in ten minutes. At nice
-    19 it still yields to the run but makes progress.
-    """
-    os.nice(LADDER_NICE)
-    set_session_nice(LADDER_SESSION_NICE)
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def check_visits(config: TrainConfig, game) -> None:
@@ -216,18 +180,7 @@ class Ladder:
         if cfg.eval_visits:
             command += ["--visits", str(cfg.eval_visits)]
         command += ["--record", str(self._games_folder(version))]
-        self._proc = subprocess.Popen(
-            [*command, "--json"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            preexec_fn=_lowest_priority,
-            # Its stderr is read when it ends: no progress lines, only an error's.
-            env={**os.environ, "BOARDQ_PROGRESS_EVERY_SEC": "86400"},
-            # Out of the terminal's process group: Ctrl-C stops the run, which then ends
-            # the evaluation itself, rather than failing it as the run winds down.
-            start_new_session=True,
-        )
+        self._proc = start_evaluation([*command, "--json"])
         self._version = version
         return True
 

@@ -56,7 +56,8 @@ def test_bad_nices_and_gone_processes():
 def test_the_ladders_evaluation_runs_at_nice_19_and_its_session_at_10(tiny_config, tmp_path):
     import numpy as np
 
-    from boardq.training.ladder import LADDER_NICE, LADDER_SESSION_NICE, Ladder
+    from boardq.training.ladder import Ladder
+    from boardq.training.ladder_process import LADDER_NICE, LADDER_SESSION_NICE
     from boardq_games import get_game
 
     assert (LADDER_NICE, LADDER_SESSION_NICE) == (19, 10)
