@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardq.evaluation_settings import EvaluationSettings
 from boardq.execution import ExecutionSettings
 from boardq.settings import (
     AT_LEAST_1,
@@ -42,14 +43,15 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class TrainConfig(ExecutionSettings):
+class TrainConfig(ExecutionSettings, EvaluationSettings):
     """Everything one training run needs; stored as config.json in its run directory.
 
     Fields are grouped (`GROUPS`): the algorithm's settings decide what is learned;
     replay and pipeline settings how samples reach the learner (the replay ratio is
     held on any machine); performance settings (`ExecutionSettings`, which this class
     extends) only how the work is spread over threads, processes and devices; run
-    settings how long, where and how it is logged.
+    settings how long, where and how it is logged; evaluation settings
+    (`EvaluationSettings`, extended too) how the run rates its snapshots as it trains.
     """
 
     game: str = setting("tictactoe", group="run", help="game to train", cli=False)
@@ -216,55 +218,6 @@ class TrainConfig(ExecutionSettings):
         group="run",
         check=NOT_NEGATIVE,
         help="seconds between agents kept in RUN_DIR/agents (strength over time; 0: none)",
-    )
-    eval_ladder: str = setting(
-        "random",
-        group="run",
-        help="opponents of the evaluation during training, comma-separated, as boardq "
-        "evaluate names them (random, winblock, perfect, mcts:N, agent:PATH, gtp:COMMAND; "
-        "a player with a comma in double quotes; empty: none)",
-    )
-    eval_every_sec: float = setting(
-        30.0,
-        group="run",
-        check=POSITIVE,
-        help="seconds between the starts of evaluations during training",
-    )
-    eval_games: int = setting(
-        50,
-        group="run",
-        check=NOT_NEGATIVE,
-        help="games per seat and opponent in each evaluation (0: none)",
-    )
-    eval_handicap: int = setting(
-        0,
-        group="run",
-        check=NOT_NEGATIVE,
-        help="handicap stones the agent takes as black in the evaluation's games, its "
-        "opponents passing while they are placed (evaluate --handicap; Go: 2-9; 0: even). "
-        "As white it plays even games",
-    )
-    eval_symmetric: bool = setting(
-        False,
-        group="run",
-        help="the evaluation plays the agent with its values averaged over the board's "
-        "symmetries (evaluate --symmetric), so the best agent is the best that way",
-    )
-    eval_visits: int = setting(
-        0,
-        group="run",
-        check=NOT_NEGATIVE,
-        help="the evaluation plays the agent with a tree search of N visits a move "
-        "(evaluate --visits N; games with rules), so the best agent is the best searching "
-        "that way (0: its network alone)",
-    )
-    eval_average_agents: int = setting(
-        0,
-        group="run",
-        check=NOT_NEGATIVE,
-        help="the evaluation rates the mean of the weights of the last N agents the run "
-        "kept (stochastic weight averaging), once per newly kept agent, so the best agent "
-        "is such a mean (0: the newest weights)",
     )
     log_every_sec: float = setting(
         5.0, group="run", check=POSITIVE, help="seconds between progress lines and logged metrics"

@@ -47,6 +47,7 @@ GROUPS = {
     "replay": "replay and input pipeline",
     "performance": "performance (how the work is spread; learning does not change)",
     "run": "run",
+    "evaluation": "evaluation during training",
     "network": "network",
 }
 

@@ -75,7 +75,13 @@ def test_every_setting_is_an_option_in_its_group_and_unset_ones_keep_the_base():
     )  # fmt: skip
     titles = [g.title for g in parser._action_groups]
     assert [t.split(" (")[0] for t in titles[2:]] == [
-        "algorithm", "replay and input pipeline", "performance", "run", "network",
+        "algorithm", "replay and input pipeline", "performance", "run",
+        "evaluation during training", "network",
     ]  # fmt: skip
+    evaluation = next(g for g in parser._action_groups if g.title.startswith("evaluation"))
+    assert {a.dest for a in evaluation._group_actions} == {
+        "eval_ladder", "eval_every_sec", "eval_games", "eval_handicap", "eval_symmetric",
+        "eval_visits", "eval_average_agents",
+    }  # fmt: skip
     with pytest.raises(SystemExit):
         parser.parse_args(["--game", "chess"])  # not an option: the game is an argument
