@@ -7,9 +7,9 @@ more discs wins.
 
 The boards stay numpy arrays at the interface (`boardq.game.Rules`); inside, each
 side's discs are a 64-bit Python int, and the legal squares come from shifting them in
-the 8 directions, a whole board at a time (a Kogge-Stone fill), so a move of the tree
-search (legal moves, the move, the end) takes about a tenth of the time the numpy
-shifts took.
+the 8 directions, a whole board at a time, one square a step: a move of the tree search
+(legal moves, the move, the end) takes about a tenth of the time numpy shifts of the
+board took.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def _cells(bits: int) -> np.ndarray:
 
 
 def _moves(mine: int, theirs: int) -> int:
-    """The empty squares where the mover's disc would flip some (Kogge-Stone fill)."""
+    """The empty squares where the mover's disc would flip some (a fill a direction)."""
     empty = _ALL & ~(mine | theirs)
     moves = 0
     for shift, keep in _STEPS:
