@@ -18,7 +18,8 @@ PRECISIONS = ("auto", "float32", "bfloat16", "float16")
 """The values of the `precision` setting (`boardq.dqn.precision`)."""
 
 ACTOR_INFERENCE = ("auto", "numpy", "tensorflow")
-"""The values of the `actor_inference` setting (`boardq.dqn.numpy_net`)."""
+"""The values of the `actor_inference` setting (`boardq.dqn.numpy_net`), and of an agent's
+`inference` at play (`boardq.players.forward`)."""
 
 
 @dataclass(frozen=True)

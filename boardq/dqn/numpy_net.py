@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from boardq.execution import ACTOR_INFERENCE
 from boardq.settings import NetworkConfig
 
 __all__ = ["NumpyQNetwork", "limit_blas_threads", "resolve_actor_inference"]
@@ -52,7 +53,7 @@ def resolve_actor_inference(asked: str, network: NetworkConfig, gpu: bool) -> tu
     Raises:
       ValueError: `asked` is not one of the three.
     """
-    if asked not in ("auto", "numpy", "tensorflow"):
+    if asked not in ACTOR_INFERENCE:
         raise ValueError(f"actor_inference must be auto, numpy or tensorflow, got {asked!r}")
     if asked != "auto":
         return asked, f"actor inference {asked}"

@@ -20,11 +20,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from boardq.execution import ACTOR_INFERENCE as INFERENCE
 from boardq.settings import NetworkConfig
 
 __all__ = ["INFERENCE", "forward_pass", "resolve_inference"]
-
-INFERENCE = ("auto", "numpy", "tensorflow")
 
 
 def resolve_inference(asked: str = "auto") -> str:
