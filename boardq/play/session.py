@@ -24,7 +24,7 @@ from boardq.errors import EXIT_INTERRUPTED, EXIT_OK
 from boardq.game import Game
 from boardq.play.match import Match
 from boardq.play.resign import board_points, resigns
-from boardq.play.session_saves import GameSaver, default_record_name
+from boardq.play.session_saves import GameSaver
 from boardq.play.terminal import LineReader, View
 from boardq.records import GameLog, GameRecord, PlayerInfo, chosen_value
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from boardq.players.match_openings import Handicap
 
 # LineReader and View come from boardq.play.terminal.
-__all__ = ["Advisor", "LineReader", "Session", "View", "default_record_name"]
+__all__ = ["Advisor", "LineReader", "Session", "View"]
 
 
 class Advisor(Protocol):

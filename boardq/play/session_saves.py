@@ -17,12 +17,7 @@ from boardq.records import GameRecord, RecordError, default_file_name, save_reco
 if TYPE_CHECKING:
     from boardq.play.terminal import View
 
-__all__ = ["GameSaver", "default_record_name"]
-
-
-def default_record_name(game: Game) -> str:
-    """A new file name for a saved game: SGF where the game has it, else JSON lines."""
-    return default_file_name(game)
+__all__ = ["GameSaver"]
 
 
 class GameSaver:
@@ -54,7 +49,7 @@ class GameSaver:
         if record is None or not record.moves:
             self.view.error("nothing to save yet: no move has been played")
             return True
-        path = rest.strip() or default_record_name(self.game)
+        path = rest.strip() or default_file_name(self.game)  # a new file here
         self.save(Path(path), record)
         return True
 

@@ -29,7 +29,7 @@ run) keeps the cores busy (docs/performance.md)."""
 _PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal for the child when its parent ends
 
 
-def lowest_priority() -> None:  # runs in the child before exec, in its new session
+def _lowest_priority() -> None:  # runs in the child before exec, in its new session
     """Nice 19 for the child, 10 for its session group; on Linux it dies with the run.
 
     The session's nice is what weighs the child against the run where the kernel groups
@@ -56,7 +56,7 @@ def start_evaluation(command: list[str]) -> subprocess.Popen:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=lowest_priority,
+        preexec_fn=_lowest_priority,
         # Its stderr is read when it ends: no progress lines, only an error's.
         env={**os.environ, "BOARDQ_PROGRESS_EVERY_SEC": "86400"},
         # Out of the terminal's process group: Ctrl-C stops the run, which then ends
