@@ -135,7 +135,7 @@ class OthelloRules:
         cells = self.checked(board)
         action = int(action)
         mine, theirs = _bits(cells)
-        moves = _moves(mine, theirs) if 0 <= action < self.num_actions else 0
+        moves = _moves(mine, theirs)
         if action == PASS and not moves and _moves(theirs, mine):
             return -cells
         if not 0 <= action < PASS or not moves >> action & 1:
