@@ -119,7 +119,7 @@ def _win_rate(text: str) -> float:
 
 
 def resolve_agent(args: argparse.Namespace, game: Game) -> Agent:
-    """The agent the command line names for `game`, loaded (`play` and `serve` share it).
+    """The agent the command line names for `game`, loaded (`play`, `serve` and `gtp` share it).
 
     `args.agent`: a file or run directory, or `bundled` (the agent that comes with
     the install); without it, the newest run under `args.runs_dir`, else the bundled
