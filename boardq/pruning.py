@@ -14,7 +14,7 @@ explored, nor taken as the next position's best value in a target, and the agent
 files of the run say so (`info["prune_moves"]`): an agent then leaves them out at play
 too (`pruned_mask`), with or without a search. The serving functions `boardq export`
 writes take the legal moves they are given: a caller outside boardq leaves the pruned
-moves out itself (for Go, `boardq_games.go.rules.own_eyes`).
+moves out itself (for Go, `boardq_games.go.planes.own_eyes`).
 
 numpy only.
 """

@@ -20,7 +20,8 @@ from boardq.gtp import GtpDialect
 from boardq.setup import Setup
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from boardq_games.go.env import area_score, display_board, make_go_env
-from boardq_games.go.rules import PLANES, GoRules, own_eyes
+from boardq_games.go.planes import PLANES, own_eyes
+from boardq_games.go.rules import GoRules
 from boardq_games.go.text import SIZE, TEXT
 from boardq_games.go.vector import GoVector
 from boardq_games.presets import BOARD_GAME

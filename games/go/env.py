@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from boardq_games.go.rules import PLANES, fill_liberty_planes
+from boardq_games.go.planes import PLANES, fill_liberty_planes
 
 __all__ = ["GoView", "area_score", "board_size_guard", "display_board", "make_go_env"]
 
@@ -42,7 +42,7 @@ class GoView:
     Channel 0: its stones; 1: the opponent's; 2: all ones if it plays white (komi is
     white's, so the same stones are worth more to white); 3: all ones if the last move
     was a pass (a pass then ends the game); 4-7: its stones in groups of one liberty,
-    of two, and the opponent's (`boardq_games.go.rules.PLANES`), from MiniGo's own count.
+    of two, and the opponent's (`boardq_games.go.planes.PLANES`), from MiniGo's own count.
     """
 
     def __init__(self, size: int) -> None:

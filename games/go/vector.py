@@ -25,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from boardq.gamebatch import Outcome, mover_lead
-from boardq_games.go.rules import PLANES, GoRules, fill_liberty_planes
+from boardq_games.go.planes import PLANES, fill_liberty_planes
+from boardq_games.go.rules import GoRules
 
 __all__ = ["GoVector"]
 
@@ -53,7 +54,7 @@ class GoVector:
     Black (`black_0`, PettingZoo's first agent) moves first in every game. Observations
     are the planes of the player to move (its stones, the opponent's, ones if it is
     white, ones if the last move was a pass, and the liberty planes of
-    `boardq_games.go.rules.PLANES`); action `a < N * N` is the point at row
+    `boardq_games.go.planes.PLANES`); action `a < N * N` is the point at row
     `a // N` from the top, column `a % N`, and `N * N` is the pass.
 
     Args:

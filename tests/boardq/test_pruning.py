@@ -9,7 +9,7 @@ from boardq.catalog import get_game
 from boardq.config import TrainConfig
 from boardq.pruning import PrunedGames, PrunedRules, check_pruning, pruned_mask
 from boardq.settings import ConfigError
-from boardq_games.go.rules import own_eyes
+from boardq_games.go.planes import own_eyes
 
 GO = get_game("go")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from boardq_games.go.rules import PLANES, own_eyes
+from boardq_games.go.planes import PLANES, own_eyes
 
 
 def planes_of(rows: list[str]) -> np.ndarray:
