@@ -13,7 +13,8 @@ Two entry points, with the inputs PettingZoo gives a player, batched:
   ties go to the lowest index; 0 for a position without a legal move).
 
 A SavedModel and a TFLite model have both as signatures; an ONNX model is one graph,
-the `greedy` one. Beside the export, `OUT.json` says what it holds (`metadata`).
+the `greedy` one (the entry points: `boardq.players.serving`). Beside the export,
+`OUT.json` says what it holds (`metadata`).
 """
 
 from __future__ import annotations
@@ -26,10 +27,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from boardq._quiet import quiet_native_logs
 from boardq.errors import BoardqError
+from boardq.players.serving import serving_functions
 from boardq.rundir import atomic_write_bytes, atomic_write_text
 
 __all__ = [
@@ -58,7 +58,6 @@ VALUES = (
     "the value of each action for the player to move (about +1 a win, 0 a draw, -1 a loss, "
     "discounted by the moves to it); illegal actions are not masked"
 )
-_FLOAT_MIN = np.finfo(np.float32).min  # an illegal move's masked value (finite: see greedy)
 
 
 class ExportError(BoardqError):
@@ -103,94 +102,6 @@ def missing_onnx() -> str | None:
     if not missing:
         return None
     return f"--format onnx needs {' and '.join(missing)} (not installed): {ONNX_INSTALL}"
-
-
-def _symmetry_tables(agent) -> tuple[np.ndarray, np.ndarray] | None:
-    """Where a symmetric agent's images take their cells and actions from, or None."""
-    if agent.symmetries < 2:
-        return None
-    from boardq.catalog import find_game
-    from boardq.symmetry import PermutationAugment
-
-    game = find_game(agent.game)
-    tables = PermutationAugment.try_build(game.symmetries, game.obs_shape)
-    if tables is None:
-        raise ExportError(
-            f"cannot export {agent.game}'s averaging over symmetries (they do not permute "
-            "cells); export the network alone with --no-symmetric"
-        )
-    return tables.plane_index, tables.action_map
-
-
-def _network(agent):
-    """The agent's network, rebuilt from its file's header with its weights."""
-    from boardq.config import NetworkConfig
-    from boardq.dqn.networks import build_q_network
-    from boardq.players.agentfile import read_header
-
-    header = read_header(agent.path)
-    net = header["network"]
-    config = NetworkConfig(
-        conv_filters=tuple(net["conv_filters"]),
-        hidden_units=tuple(net["hidden_units"]),
-        dueling=bool(net["dueling"]),
-    )
-    model = build_q_network(header["obs_shape"], header["num_actions"], config)
-    model.set_weights(agent.weights())
-    return model
-
-
-def serving_functions(agent) -> dict[str, Any]:
-    """The two entry points as `tf.function`s with input signatures (see the module).
-
-    Args:
-      agent: a loaded `boardq.players.agent.Agent` (with its `path`).
-    """
-    import tensorflow as tf
-
-    model = _network(agent)
-    weights = model.get_weights()
-    n_trainable = len(model.trainable_weights)
-    obs_shape = [int(d) for d in model.input_shape[1:]]
-    num_actions = int(model.output_shape[-1])
-    tables = _symmetry_tables(agent)
-
-    def network(planes):
-        # Made inside the trace, so the weights are constants of the graph, not captures.
-        consts = [tf.constant(w) for w in weights]
-        trainable, fixed = consts[:n_trainable], consts[n_trainable:]
-        q, _ = model.stateless_call(trainable, fixed, planes, training=False)
-        return q
-
-    def values(planes):
-        if tables is None:
-            return network(planes)
-        plane_index, action_map = tables
-        flat = tf.reshape(planes, [-1, int(np.prod(obs_shape))])
-        # Image k's cell j holds the position's cell plane_index[k, j], as Agent.q_batch.
-        images = [tf.reshape(tf.gather(flat, p, axis=1), [-1, *obs_shape]) for p in plane_index]
-        q = tf.reshape(network(tf.concat(images, axis=0)), [len(images), -1, num_actions])
-        # Action a of the position is action action_map[k, a] of image k.
-        mapped = [tf.gather(q[k], action_map[k], axis=1) for k in range(len(images))]
-        return tf.reduce_mean(tf.stack(mapped), axis=0)
-
-    planes_spec = tf.TensorSpec([None, *obs_shape], tf.int8, name="planes")
-    mask_spec = tf.TensorSpec([None, num_actions], tf.int8, name="action_mask")
-
-    @tf.function(input_signature=[planes_spec])
-    def q_values(planes):
-        return {"q_values": values(planes)}
-
-    @tf.function(input_signature=[planes_spec, mask_spec])
-    def greedy(planes, action_mask):
-        q = values(planes)
-        # A finite floor rather than -inf: a converter may select by arithmetic, and
-        # -inf * 0 would be NaN.
-        legal = tf.cast(action_mask, tf.float32) > 0.0
-        masked = tf.where(legal, q, tf.constant(_FLOAT_MIN))
-        return {"q_values": q, "action": tf.argmax(masked, axis=-1, output_type=tf.int64)}
-
-    return {"serving_default": q_values, "greedy": greedy}
 
 
 def metadata(agent, fmt: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
