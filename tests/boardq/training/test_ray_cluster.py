@@ -7,9 +7,7 @@ as when a machine goes away) while the run trains. The run must say so, bring th
 lost actor process back on the head, finish its budget and exit 0, and leave the
 cluster it joined running, without its actors.
 
-What a lost node leaves when no CPU is free for its processes (they are waited for,
-and only all of them away fails the run) is checked with Ray stood in for, as it
-takes minutes for real.
+What a lost node leaves when no CPU is free for its processes: test_remote_away.py.
 """
 
 from __future__ import annotations
@@ -262,94 +260,3 @@ def test_actor_processes_run_on_a_second_node_and_the_run_outlives_it(two_nodes)
     while any("ActorProcess" in a for a in head.members().values()) and time.monotonic() < end:
         time.sleep(0.5)
     assert not [a for a in head.members().values() if "ActorProcess" in a]
-
-
-class _Handle:
-    """Stands for an actor process's Ray handle: `where.remote()` names the process."""
-
-    def __init__(self, i: int):
-        self.where = type("Method", (), {"remote": staticmethod(lambda: i)})
-
-
-def test_a_process_with_no_cpu_to_come_back_to_is_reported_and_only_all_away_fails(monkeypatch):
-    """What a lost node leaves when no CPU is free for its processes, with Ray stood in for.
-
-    One process away beyond `COME_BACK_SEC` is said once (and its node's loss), and the
-    run goes on until it answers; every process away that long fails the run.
-    """
-    import ray
-    from ray.exceptions import ActorDiedError
-
-    from boardq.training import remote
-
-    monkeypatch.setattr(remote, "COME_BACK_SEC", 0.5)
-    monkeypatch.setattr(remote, "PROBE_SEC", 0.01)
-    monkeypatch.setattr(ray, "nodes", lambda: [{"NodeID": "a" * 56, "Alive": True}])
-    answers = {0: True, 1: False}
-
-    def get(ref, timeout=None):
-        if not answers[ref]:
-            raise ActorDiedError()
-        return {}
-
-    monkeypatch.setattr(ray, "get", get)
-    rc = object.__new__(remote.RemoteCollection)
-    rc._lock, rc._events, rc._away, rc._gone_nodes = threading.Lock(), [], {}, set()
-    rc.handles = [_Handle(0), _Handle(1)]
-    rc.places = [
-        {"pid": 10, "node": "a" * 56, "host": "h"},
-        {"pid": 11, "node": "b" * 56, "host": "h"},
-    ]
-    rc.pids, rc.restarts = [10, 11], 0
-    clock = _SteppedClock(step=0.05)  # each reading is 0.05 s later: no machine's speed counts
-    rc._clock = clock
-    stop = threading.Event()
-
-    waiting = threading.Thread(target=rc._wait_for, args=(1, ActorDiedError(), stop), daemon=True)
-    waiting.start()
-    # Past COME_BACK_SEC (said once) and the node check a second in (said once too).
-    _wait_until(lambda: _heard(rc, "left the Ray cluster") and _heard(rc, "is not back after"))
-    assert waiting.is_alive()  # the other process collects: no error
-    answers[1] = True
-    waiting.join(timeout=30)
-    assert not waiting.is_alive() and rc._away == {}
-    said = rc.events()
-    assert said[0].startswith("actor process 1 (pid 11 on node bbbbbbbb (h)) died")
-    assert [s for s in said if "left the Ray cluster" in s] == [
-        "node bbbbbbbb (h) left the Ray cluster; its actor processes restart where a CPU is free"
-    ]
-    assert len([s for s in said if "actor process 1 is not back after" in s]) == 1
-
-    answers[1] = False
-    rc._away[0] = clock() - 1.0  # process 0 is away too, and has been for long
-    started = clock()
-    with pytest.raises(RuntimeError, match="no actor process has answered"):
-        rc._wait_for(1, ActorDiedError(), stop)
-    # It failed once both had been away COME_BACK_SEC, at the first reading past it.
-    assert 0.5 < clock.now - started <= 0.5 + 3 * clock.step
-
-
-class _SteppedClock:
-    """A monotonic clock that moves `step` seconds at each reading (thread-safe)."""
-
-    def __init__(self, step: float):
-        self.now, self.step, self._lock = 1000.0, step, threading.Lock()
-
-    def __call__(self) -> float:
-        with self._lock:
-            self.now += self.step
-            return self.now
-
-
-def _heard(rc, words: str) -> bool:
-    """Whether the collection has said `words` (without taking its events)."""
-    with rc._lock:
-        return any(words in event for event in rc._events)
-
-
-def _wait_until(condition, limit_sec: float = 60.0) -> None:
-    """Polls a condition; the limit only turns a hang into a failure."""
-    end = time.monotonic() + limit_sec
-    while not condition():
-        assert time.monotonic() < end, "the condition never came"
-        time.sleep(0.01)
