@@ -27,9 +27,9 @@ from boardq.records.files import (
     read_records,
     save_record,
 )
+from boardq.records.gamelog import GameLog
 from boardq.records.record import GameRecord, Move, PlayerInfo, RecordError
 from boardq.records.recorder import (
-    GameLog,
     Recorder,
     SeatedPlayer,
     agent_info,
