@@ -6,6 +6,7 @@ import pytest
 from boardq.boardtext import board_from_rows as parse
 from boardq_games import get_game
 from boardq_games.connect_four.rules import RULES as connect_four
+from boardq_games.lines import line_winner
 
 C4_DRAWN = parse(
     [
@@ -68,6 +69,39 @@ def test_connect_four_winner(rows, expected):
     board = parse(rows)
     assert connect_four.winner(board) == expected
     assert connect_four.winner(-board) == -expected
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_bitboard_winner_is_the_sum_of_every_run_of_four(seed):
+    """Against `line_winner`, which sums the cells of every run: random boards, either side
+    or both with lines (both: +1, as `line_winner` says), lines on every edge."""
+    rng = np.random.default_rng(seed)
+    boards = rng.choice(np.array([-1, 0, 1], np.int8), size=(3000, 6, 7), p=[0.4, 0.2, 0.4])
+    outcomes = set()
+    for board in boards:
+        expected = line_winner(board, 4)
+        assert connect_four.winner(board) == expected, board
+        outcomes.add(expected)
+    assert outcomes == {-1, 0, 1}  # every answer was asked for
+
+
+@pytest.mark.parametrize("step", [1, 5, 7])
+def test_no_line_runs_from_the_top_of_a_column_into_the_next(step):
+    """Numbered up the columns from the bottom (cell j: column j // 6, 5 - j % 6 rows
+    from the top), cells j, j + s, j + 2s, j + 3s make a line up a column (s = 1) or a
+    diagonal (5, 7), unless they run off the board's top or bottom edge and on again in
+    the next column: those four are no line, where a bitboard without an empty seventh
+    bit a column would see one (a row, s = 6, never leaves the board so)."""
+    wrapped = 0
+    for j in range(42 - 3 * step):
+        board = np.zeros((6, 7), np.int8)
+        for k in range(4):
+            cell = j + k * step
+            board[5 - cell % 6, cell // 6] = 1
+        expected = line_winner(board, 4)
+        assert connect_four.winner(board) == expected
+        wrapped += expected == 0
+    assert wrapped > 0  # the test met such cells
 
 
 def test_connect_four_full_board_without_a_line():
