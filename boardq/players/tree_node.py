@@ -22,7 +22,7 @@ from boardq.players.proven import ranked
 if TYPE_CHECKING:
     from boardq.game import Rules
 
-__all__ = ["Node", "TreeConfig", "end_value", "principal_variation"]
+__all__ = ["Node", "TreeConfig", "end_value", "principal_variation", "puct_small", "puct_wide"]
 
 
 @dataclass(frozen=True)
@@ -158,15 +158,13 @@ class Node:
     def select(self, c_puct: float) -> int:
         """The edge PUCT descends through, virtual losses counted as losses.
 
-        Proven edges are never chosen; a node not proven has an edge that is not.
+        Proven edges are never chosen; a node not proven has an edge that is not. This
+        runs at every ply of every descent: a node of a few edges is scored in a Python
+        loop, whose floats are numpy's own, where numpy's cost a call outweighs its
+        arithmetic (`puct_small`); a wide one in numpy (`puct_wide`). Both choose alike.
         """
-        n = self.n + self.vloss
-        score = self.q0.copy()  # q: the network's value while unvisited, else the mean
-        np.divide(self.w - self.vloss, n, out=score, where=n > 0)
-        score += (c_puct * math.sqrt(1 + int(n.sum()))) * self.prior / (n + 1)  # + u
-        # In place and without temporaries where it can: this runs once a ply of every
-        # descent, on a few edges, where numpy's cost a call outweighs its arithmetic.
-        return int(np.where(np.isnan(self.exact), score, -np.inf).argmax())
+        choose = puct_small if len(self.n) <= SMALL_NODE else puct_wide
+        return choose(self.n, self.vloss, self.w, self.q0, self.prior, self.exact, c_puct)
 
     def ranked(self) -> np.ndarray:
         """The edges, best first (`boardq.players.proven.ranked`)."""
@@ -175,6 +173,44 @@ class Node:
     def best_edge(self) -> int:
         """The edge to play: the first of `ranked` (a proof's best, else the most visited)."""
         return int(self.ranked()[0])
+
+
+SMALL_NODE = 16
+"""Edges up to which `select` scores in a Python loop: Connect Four's 7 in 1.6 µs where
+numpy took 6, Go's 82 in 17 µs where numpy took 6 (one machine, timeit)."""
+
+
+def puct_wide(n, vloss, w, q0, prior, exact, c_puct: float) -> int:
+    """PUCT's edge, numpy: argmax of q + c * prior * sqrt(1 + N) / (1 + n) over open edges.
+
+    Virtual losses count as visits lost; q is an unvisited edge's network value q0.
+    """
+    visits = n + vloss
+    score = q0.copy()
+    np.divide(w - vloss, visits, out=score, where=visits > 0)
+    score += (c_puct * math.sqrt(1 + int(visits.sum()))) * prior / (visits + 1)
+    return int(np.where(np.isnan(exact), score, -np.inf).argmax())
+
+
+def puct_small(n, vloss, w, q0, prior, exact, c_puct: float) -> int:
+    """`puct_wide`'s choice in a Python loop, for nodes of a few edges.
+
+    The same operations in the same order, so the same floats, and the first of equal
+    scores, as argmax takes.
+    """
+    visits = [a + b for a, b in zip(n.tolist(), vloss.tolist(), strict=True)]
+    explore = c_puct * math.sqrt(1 + sum(visits))
+    best, chosen = -math.inf, 0
+    edges = zip(
+        visits, vloss.tolist(), w.tolist(), q0.tolist(), prior.tolist(), exact.tolist(), strict=True
+    )
+    for i, (k, lost, total, first, p, proof) in enumerate(edges):
+        if proof == proof:  # proven (not NaN): never chosen
+            continue
+        score = ((total - lost) / k if k > 0 else first) + explore * p / (k + 1)
+        if score > best:
+            best, chosen = score, i
+    return chosen
 
 
 def principal_variation(node: Node, edge: int) -> tuple[int, ...]:
