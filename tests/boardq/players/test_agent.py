@@ -1,17 +1,21 @@
-"""`Agent`: the way other programs, the terminal game and evaluation use trained agents."""
+"""`Agent`: the way other programs, the terminal game and evaluation use trained agents.
+
+Values averaged over a board's symmetries: test_agent_symmetric.py.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pettingzoo
 import pytest
+from agent_files import random_agent
 
 from boardq import Agent
 from boardq.boardtext import board_from_rows
 from boardq.config import NetworkConfig
 from boardq.dqn.networks import build_q_network
 from boardq.errors import AgentFileError
-from boardq.players.agentfile import SYMMETRIC_LADDER, averaged_weights, export_agent
+from boardq.players.agentfile import averaged_weights, export_agent
 from boardq_games import get_game
 
 
@@ -179,17 +183,6 @@ def test_read_header_reads_the_game_and_info_without_the_network(tmp_path):
         read_header(tmp_path / "missing.npz")
 
 
-def random_agent(path, game_name, seed=0):
-    """An agent of `game_name` with the small network's initial random weights."""
-    import keras
-
-    keras.utils.set_random_seed(seed)
-    game = get_game(game_name)
-    net = NetworkConfig(hidden_units=(16,))
-    model = build_q_network(game.obs_shape, game.num_actions, net)
-    return export_agent(path, game.name, net, game.obs_shape, game.num_actions, model.get_weights())
-
-
 def test_averaged_weights_are_the_mean_of_the_files_and_say_what_they_average(tmp_path):
     paths = [random_agent(tmp_path / f"a{i}.npz", "connect_four", seed=i) for i in range(3)]
     game, net = get_game("connect_four"), NetworkConfig(hidden_units=(16,))
@@ -221,85 +214,6 @@ def test_averaged_weights_are_the_mean_of_the_files_and_say_what_they_average(tm
         averaged_weights([])
     with pytest.raises(AgentFileError, match="does not exist"):
         averaged_weights([paths[0], tmp_path / "missing.npz"])
-
-
-def random_positions(game_name, count, seed):
-    """Planes of `count` positions after a few random moves each."""
-    from boardq.vector_check import random_legal_actions
-
-    game = get_game(game_name)
-    batch, rng = game.vector(count), np.random.default_rng(seed)
-    for _ in range(5):
-        batch.step(random_legal_actions(batch.observe()[1], rng))
-    return batch.observe()[0].copy()
-
-
-BATCHES = {"rtol": 1e-5, "atol": 1e-6}
-"""One position's float32 values computed in batches of other sizes or orders: a CPU's
-kernels may sum the products in another order (7e-9 apart between a batch of one and
-one of four on an AMD EPYC), a few units in the last place of values near 1."""
-
-
-def test_symmetric_values_average_the_mirror_image_in_connect_four(tmp_path):
-    path = random_agent(tmp_path / "c4.npz", "connect_four")
-    plain, symmetric = Agent.load(path), Agent.load(path, symmetric=True)
-    assert (plain.symmetries, symmetric.symmetries) == (1, 2)
-    planes = random_positions("connect_four", 6, seed=1)
-    mirrored = planes[:, :, ::-1, :]  # columns reversed: column c is column 6 - c
-    want = (plain.q_batch(planes) + plain.q_batch(mirrored)[:, ::-1]) / 2
-    np.testing.assert_allclose(symmetric.q_batch(planes), want, **BATCHES)
-    assert not np.allclose(plain.q_batch(planes), want)  # the network alone is not symmetric
-
-
-def test_an_agent_plays_averaged_by_default_when_its_run_chose_it_so(tmp_path):
-    path = random_agent(tmp_path / "c4.npz", "connect_four")
-    agent = Agent.load(path)
-    assert (agent.chosen_symmetric, agent.symmetries) == (False, 1)
-    # The best agent of a run whose ladder played it --symmetric (the preset's).
-    marked = tmp_path / "best.npz"
-    ladder = {"ladder": "random,winblock,mcts:100" + SYMMETRIC_LADDER}
-    net = NetworkConfig(hidden_units=(16,))
-    export_agent(marked, "connect_four", net, (6, 7, 2), 7, agent.weights(), ladder)
-    best = Agent.load(marked)
-    assert (best.chosen_symmetric, best.symmetries) == (True, 2)
-    assert Agent.load(marked, symmetric=False).symmetries == 1
-    planes = random_positions("connect_four", 4, seed=3)
-    np.testing.assert_allclose(
-        best.q_batch(planes), Agent.load(path, symmetric=True).q_batch(planes), **BATCHES
-    )
-
-
-def test_symmetric_values_turn_with_the_gomoku_board(tmp_path):
-    symmetric = Agent.load(random_agent(tmp_path / "g.npz", "gomoku"), symmetric=True)
-    assert symmetric.symmetries == 8
-    planes = random_positions("gomoku", 4, seed=2)
-    q = symmetric.q_batch(planes)
-    # The point at (i, j) of the turned board was point grid[i, j] of the board.
-    for image, grid in [
-        (np.rot90(planes, 1, axes=(1, 2)), np.rot90(np.arange(81).reshape(9, 9))),
-        (planes[:, ::-1], np.arange(81).reshape(9, 9)[::-1]),
-    ]:
-        np.testing.assert_allclose(symmetric.q_batch(image), q[:, grid.ravel()], **BATCHES)
-    # q_values and act read the same averaged values.
-    observation = {"observation": planes[0], "action_mask": (planes[0].sum(-1) == 0).ravel()}
-    values = symmetric.q_values(observation)
-    assert symmetric.act(observation) == int(np.nanargmax(values))
-    legal = observation["action_mask"]
-    np.testing.assert_allclose(values[legal], q[0][legal], **BATCHES)  # one position, four
-
-
-def test_symmetric_needs_a_game_with_symmetries(tmp_path):
-    from boardq.players.agent import NoSymmetriesError
-
-    game = get_game("openspiel:breakthrough(rows=6,columns=6)")
-    net = NetworkConfig(hidden_units=(4,))
-    model = build_q_network(game.obs_shape, game.num_actions, net)
-    path = export_agent(
-        tmp_path / "b.npz", game.name, net, game.obs_shape, game.num_actions, model.get_weights()
-    )
-    assert Agent.load(path).symmetries == 1
-    with pytest.raises(NoSymmetriesError, match="boardq knows none"):
-        Agent.load(path, symmetric=True)
 
 
 def test_visits_or_a_time_give_the_tree_search_a_depth_the_alpha_beta(tmp_path):
