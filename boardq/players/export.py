@@ -1,20 +1,12 @@
 """An agent's greedy Q-network as a model other tools load: SavedModel, TFLite or ONNX.
 
-Every export computes what `Agent.q_batch` computes, in float32: the network's weights
-are constants of the graph, and an agent that plays `symmetric` averages its values
-over the board's symmetries inside the graph too (one batched pass over every image).
-Two entry points, with the inputs PettingZoo gives a player, batched:
-
-- `serving_default`: `planes` (int8 [B, H, W, C], the observation) -> `q_values`
-  (float32 [B, A], one value per action from the player to move's view, illegal moves
-  not masked);
-- `greedy`: `planes` and `action_mask` (int8 [B, A], nonzero where legal) ->
-  `q_values` (as above) and `action` (int64 [B], the legal action of highest value;
-  ties go to the lowest index; 0 for a position without a legal move).
+Every export computes what `Agent.q_batch` computes, in float32, through two entry
+points with the inputs PettingZoo gives a player, batched: `serving_default` (planes
+to the values of every action) and `greedy` (planes and the legal moves to the values
+and the move), as `boardq.players.serving` builds them.
 
 A SavedModel and a TFLite model have both as signatures; an ONNX model is one graph,
-the `greedy` one (the entry points: `boardq.players.serving`). Beside the export,
-`OUT.json` says what it holds (`metadata`).
+the `greedy` one. Beside the export, `OUT.json` says what it holds (`metadata`).
 """
 
 from __future__ import annotations
