@@ -2,6 +2,7 @@
 
 In-process with a stand-in agent (the first legal move), so each test takes
 milliseconds; `test_boardq_gtp_speaks_only_gtp_on_stdout` runs the real command once.
+Go's komi, handicap and count: test_gtp_go.py.
 """
 
 from __future__ import annotations
@@ -15,23 +16,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gtp_talk import first_legal, printed_sgf, talk
 
 from boardq.catalog import get_game
 from boardq.play.gtp_engine import AgentEngine
 from boardq.play.match import Match
-from boardq.records import GameRecord, PlayerInfo, from_sgf, read_records, to_sgf
-from boardq_games.go import HANDICAP
+from boardq.records import PlayerInfo, from_sgf, read_records
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-def first_legal(observation) -> int:
-    return int(np.flatnonzero(observation["action_mask"])[0])
-
-
-def talk(engine: AgentEngine, *lines: str) -> list[str]:
-    """The answers to `lines`, each without its ending empty line."""
-    return [engine.answer(line).removesuffix("\n\n") for line in lines]
 
 
 @pytest.fixture
@@ -123,14 +115,6 @@ def test_final_score_counts_area_with_komi(go):
         talk(go, "genmove b", "play b A1")
         == ["? the game is over (clear_board starts a new one)"] * 2
     )
-
-
-def printed_sgf(engine: AgentEngine) -> GameRecord:
-    """The game `printsgf` answers, read back by boardq's records reader."""
-    answer = talk(engine, "printsgf")[0]
-    assert answer.startswith("= (;FF[4]") and "\n\n" not in answer
-    [record] = from_sgf(answer.removeprefix("= ").encode(), "printsgf")
-    return record
 
 
 def test_printsgf_is_the_game_so_far_with_the_agent_named_by_its_colour(tmp_path):
@@ -294,46 +278,3 @@ def test_boardq_gtp_prints_an_sgf_that_boardq_and_gnugo_read_to_the_same_game(tm
     gnugo = [block[2:].split() for block in out.split("\n\n") if block.startswith("=")]
     assert gnugo[0] == ["black"]  # who moves next
     assert set(gnugo[1]) == set(labels[0::2]) and set(gnugo[2]) == set(labels[1::2])
-
-
-def test_go_takes_handicap_stones_fixed_or_free_and_records_them(go):
-    assert talk(go, "list_commands")[0].count("handicap") == 3
-    assert talk(go, "fixed_handicap 3") == ["= " + " ".join(HANDICAP[3])]
-    # The stones are black's with white passing between them; white moves now.
-    assert [m.vertex for m in go.moves] == ["C7", "pass", "G7", "pass", "C3"]
-    assert talk(go, "play b E5", "play w E5", "undo", "undo") == [
-        "? it is white's move: boardq's games alternate (play a pass first)",
-        "=",
-        "=",
-        "? cannot undo",  # the stones stay
-    ]
-    assert len(go.moves) == 5
-    assert talk(go, "genmove w") == ["= A9"]
-    record = go.record()
-    assert record.settings["handicap"] == 3
-    [back] = from_sgf(to_sgf(record), "h.sgf")
-    assert back.actions == record.actions and back.settings["handicap"] == 3
-    assert talk(go, "fixed_handicap 2") == ["? board not empty"]
-    talk(go, "clear_board")
-    assert talk(go, "fixed_handicap 1", "fixed_handicap 10", "fixed_handicap x") == [
-        "? invalid number of stones",
-        "? invalid number of stones",
-        "? syntax error: fixed_handicap not an integer",
-    ]
-    assert (
-        talk(go, "set_free_handicap A1", "set_free_handicap A1 A1", "set_free_handicap A1 pass")
-        == ["? bad vertex list"] * 3
-    )
-    assert go.moves == []
-    assert talk(go, "set_free_handicap A1 J9 E5") == ["="]
-    assert [m.vertex for m in go.moves] == ["A1", "pass", "J9", "pass", "E5"]
-    sgf = talk(go, "printsgf")[0]
-    assert "HA[3]" in sgf and "AB[ai][ia][ee]" in sgf  # A1 bottom left, J9 top right
-    talk(go, "clear_board")
-    assert talk(go, "place_free_handicap 4") == ["= " + " ".join(HANDICAP[4])]
-
-
-def test_games_without_handicap_do_not_list_it():
-    engine = AgentEngine(get_game("othello"), first_legal, "boardq", "test")
-    assert "handicap" not in talk(engine, "list_commands")[0]
-    assert talk(engine, "fixed_handicap 2") == ["? unknown command"]

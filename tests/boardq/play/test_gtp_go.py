@@ -1,23 +1,18 @@
-"""Go's setup and count over GTP: any komi, a handicap game with komi 0.5 end to end,
-`final_status_list` agreeing with `final_score` and the SGF result, resigning."""
+"""Go's setup and count over GTP: any komi, handicap stones fixed or free, a handicap game
+with komi 0.5 end to end, `final_status_list` agreeing with `final_score` and the SGF
+result, resigning."""
 
 from __future__ import annotations
 
-import numpy as np
+import pytest
+from gtp_talk import first_legal, talk
 
 from boardq.catalog import get_game
 from boardq.play.gtp_engine import AgentEngine
 from boardq.records import from_sgf, to_sgf
+from boardq_games.go import HANDICAP
 
 GO = get_game("go")
-
-
-def first_legal(observation) -> int:
-    return int(np.flatnonzero(observation["action_mask"])[0])
-
-
-def talk(engine: AgentEngine, *lines: str) -> list[str]:
-    return [engine.answer(line).removesuffix("\n\n") for line in lines]
 
 
 def test_any_komi_is_taken_and_counted_and_said_once(capsys):
@@ -78,3 +73,51 @@ def test_resigning_only_when_lost_and_past_the_opening():
     talk(handicap, "fixed_handicap 9")
     answers = [talk(handicap, f"genmove {'wb'[p % 2]}")[0] for p in range(30)]
     assert "= resign" not in answers  # never in a handicap game
+
+
+@pytest.fixture
+def go():
+    return AgentEngine(GO, first_legal, "boardq", "test")
+
+
+def test_go_takes_handicap_stones_fixed_or_free_and_records_them(go):
+    assert talk(go, "list_commands")[0].count("handicap") == 3
+    assert talk(go, "fixed_handicap 3") == ["= " + " ".join(HANDICAP[3])]
+    # The stones are black's with white passing between them; white moves now.
+    assert [m.vertex for m in go.moves] == ["C7", "pass", "G7", "pass", "C3"]
+    assert talk(go, "play b E5", "play w E5", "undo", "undo") == [
+        "? it is white's move: boardq's games alternate (play a pass first)",
+        "=",
+        "=",
+        "? cannot undo",  # the stones stay
+    ]
+    assert len(go.moves) == 5
+    assert talk(go, "genmove w") == ["= A9"]
+    record = go.record()
+    assert record.settings["handicap"] == 3
+    [back] = from_sgf(to_sgf(record), "h.sgf")
+    assert back.actions == record.actions and back.settings["handicap"] == 3
+    assert talk(go, "fixed_handicap 2") == ["? board not empty"]
+    talk(go, "clear_board")
+    assert talk(go, "fixed_handicap 1", "fixed_handicap 10", "fixed_handicap x") == [
+        "? invalid number of stones",
+        "? invalid number of stones",
+        "? syntax error: fixed_handicap not an integer",
+    ]
+    assert (
+        talk(go, "set_free_handicap A1", "set_free_handicap A1 A1", "set_free_handicap A1 pass")
+        == ["? bad vertex list"] * 3
+    )
+    assert go.moves == []
+    assert talk(go, "set_free_handicap A1 J9 E5") == ["="]
+    assert [m.vertex for m in go.moves] == ["A1", "pass", "J9", "pass", "E5"]
+    sgf = talk(go, "printsgf")[0]
+    assert "HA[3]" in sgf and "AB[ai][ia][ee]" in sgf  # A1 bottom left, J9 top right
+    talk(go, "clear_board")
+    assert talk(go, "place_free_handicap 4") == ["= " + " ".join(HANDICAP[4])]
+
+
+def test_games_without_handicap_do_not_list_it():
+    engine = AgentEngine(get_game("othello"), first_legal, "boardq", "test")
+    assert "handicap" not in talk(engine, "list_commands")[0]
+    assert talk(engine, "fixed_handicap 2") == ["? unknown command"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gtp_talk import first_legal
 
 from boardq.catalog import get_game
 from boardq.gtp import GtpDialect
@@ -12,10 +13,6 @@ from boardq.play.gtp_engine import AgentEngine
 from boardq.play.gtp_gogui import board_rows
 
 GAMES = ["go", "othello", "connect_four", "gomoku", "hex", "tictactoe"]
-
-
-def first_legal(observation) -> int:
-    return int(np.flatnonzero(observation["action_mask"])[0])
 
 
 def talk(engine: AgentEngine, line: str) -> str:
