@@ -19,6 +19,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from boardq._quiet import quiet_native_logs
 from boardq.errors import BoardqError
 from boardq.players.serving import serving_functions
@@ -96,6 +98,23 @@ def missing_onnx() -> str | None:
     return f"--format onnx needs {' and '.join(missing)} (not installed): {ONNX_INSTALL}"
 
 
+def _symmetry_tables(agent) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where a symmetric agent's images take their cells and actions from, or None."""
+    if agent.symmetries < 2:
+        return None
+    from boardq.catalog import find_game
+    from boardq.symmetry import PermutationAugment
+
+    game = find_game(agent.game)
+    tables = PermutationAugment.try_build(game.symmetries, game.obs_shape)
+    if tables is None:
+        raise ExportError(
+            f"cannot export {agent.game}'s averaging over symmetries (they do not permute "
+            "cells); export the network alone with --no-symmetric"
+        )
+    return tables.plane_index, tables.action_map
+
+
 def metadata(agent, fmt: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """What an export holds, for people and tools: the JSON written beside it."""
     from boardq.players.agentfile import read_header
@@ -161,7 +180,7 @@ def export(agent, fmt: str, out: str | Path, force: bool = False) -> Path:
     check(fmt, out, force, agent.path)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        extra = _WRITERS[fmt](serving_functions(agent), out)
+        extra = _WRITERS[fmt](serving_functions(agent, _symmetry_tables(agent)), out)
         text = json.dumps(metadata(agent, fmt, extra), indent=2) + "\n"
         atomic_write_text(metadata_path(out), text)
     except OSError as e:

@@ -23,25 +23,6 @@ __all__ = ["serving_functions"]
 _FLOAT_MIN = np.finfo(np.float32).min  # an illegal move's masked value (finite: see greedy)
 
 
-def _symmetry_tables(agent) -> tuple[np.ndarray, np.ndarray] | None:
-    """Where a symmetric agent's images take their cells and actions from, or None."""
-    if agent.symmetries < 2:
-        return None
-    from boardq.catalog import find_game
-    from boardq.symmetry import PermutationAugment
-
-    game = find_game(agent.game)
-    tables = PermutationAugment.try_build(game.symmetries, game.obs_shape)
-    if tables is None:
-        from boardq.players.export import ExportError  # (export imports this module)
-
-        raise ExportError(
-            f"cannot export {agent.game}'s averaging over symmetries (they do not permute "
-            "cells); export the network alone with --no-symmetric"
-        )
-    return tables.plane_index, tables.action_map
-
-
 def _network(agent):
     """The agent's network, rebuilt from its file's header with its weights."""
     from boardq.config import NetworkConfig
@@ -60,11 +41,14 @@ def _network(agent):
     return model
 
 
-def serving_functions(agent) -> dict[str, Any]:
+def serving_functions(agent, tables: tuple[np.ndarray, np.ndarray] | None) -> dict[str, Any]:
     """The two entry points as `tf.function`s with input signatures (see the module).
 
     Args:
       agent: a loaded `boardq.players.agent.Agent` (with its `path`).
+      tables: where a symmetric agent's images take their cells and actions from
+        (`PermutationAugment`'s `plane_index` and `action_map`), or None: the network
+        alone.
     """
     import tensorflow as tf
 
@@ -73,7 +57,6 @@ def serving_functions(agent) -> dict[str, Any]:
     n_trainable = len(model.trainable_weights)
     obs_shape = [int(d) for d in model.input_shape[1:]]
     num_actions = int(model.output_shape[-1])
-    tables = _symmetry_tables(agent)
 
     def network(planes):
         # Made inside the trace, so the weights are constants of the graph, not captures.

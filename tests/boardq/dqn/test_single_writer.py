@@ -48,7 +48,7 @@ ALLOWED: dict[tuple[str, str, str], int] = {
     ("boardq/training/resume.py", "apply", "restore"): 1,
     # A played or exported agent's own network, built from its file.
     ("boardq/players/agent.py", "Agent.load", "set_weights"): 1,
-    ("boardq/players/export.py", "_network", "set_weights"): 1,
+    ("boardq/players/serving.py", "_network", "set_weights"): 1,
     # The benchmark's naive baseline trains networks of its own, as a plain reference.
     ("boardq/benchmark/naive.py", "naive_learning.step", "apply_gradients"): 1,
     ("boardq/benchmark/naive.py", "naive_learning.step", "assign"): 1,
