@@ -198,16 +198,15 @@ def puct_small(n, vloss, w, q0, prior, exact, c_puct: float) -> int:
     The same operations in the same order, so the same floats, and the first of equal
     scores, as argmax takes.
     """
-    visits = [a + b for a, b in zip(n.tolist(), vloss.tolist(), strict=True)]
+    lost = vloss.tolist()
+    visits = [a + b for a, b in zip(n.tolist(), lost, strict=True)]
     explore = c_puct * math.sqrt(1 + sum(visits))
     best, chosen = -math.inf, 0
-    edges = zip(
-        visits, vloss.tolist(), w.tolist(), q0.tolist(), prior.tolist(), exact.tolist(), strict=True
-    )
-    for i, (k, lost, total, first, p, proof) in enumerate(edges):
+    edges = zip(visits, lost, w.tolist(), q0.tolist(), prior.tolist(), exact.tolist(), strict=True)
+    for i, (k, vl, total, first, p, proof) in enumerate(edges):
         if proof == proof:  # proven (not NaN): never chosen
             continue
-        score = ((total - lost) / k if k > 0 else first) + explore * p / (k + 1)
+        score = ((total - vl) / k if k > 0 else first) + explore * p / (k + 1)
         if score > best:
             best, chosen = score, i
     return chosen

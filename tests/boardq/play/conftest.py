@@ -1,4 +1,5 @@
-"""What the browser-board tests share: a real `boardq serve` server on a free port.
+"""What the play tests share: a real `boardq serve` server on a free port for the
+browser-board tests, and Go's GTP engine with a stand-in agent for the GTP tests.
 
 Its agents are real agent files of fixed taste (every kernel zero, the output bias
 ranking the actions), so every reply is known in advance: in tic-tac-toe the agent
@@ -15,8 +16,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gtp_talk import first_legal
 
+from boardq.catalog import get_game
 from boardq.config import NetworkConfig
+from boardq.play.gtp_engine import AgentEngine
 from boardq.players.agentfile import export_agent
 
 # PettingZoo's tic-tac-toe numbers cells down the columns: 4 is the centre, 0 2 6 8
@@ -122,3 +126,9 @@ def web_client(tmp_path_factory) -> Client:
         server.server_close()
         app.sessions.close()
         thread.join(timeout=30)
+
+
+@pytest.fixture
+def go() -> AgentEngine:
+    """Go's GTP engine, in-process, its agent the first legal move."""
+    return AgentEngine(get_game("go"), first_legal, "boardq", "test")

@@ -26,11 +26,6 @@ from boardq.records import PlayerInfo, from_sgf, read_records
 ROOT = Path(__file__).resolve().parents[3]
 
 
-@pytest.fixture
-def go():
-    return AgentEngine(get_game("go"), first_legal, "boardq", "test")
-
-
 def test_the_administrative_commands(go):
     assert talk(go, "protocol_version", "name", "version") == ["= 2", "= boardq", "= test"]
     listed = talk(go, "list_commands")[0].removeprefix("= ").split("\n")

@@ -4,7 +4,6 @@ result, resigning."""
 
 from __future__ import annotations
 
-import pytest
 from gtp_talk import first_legal, talk
 
 from boardq.catalog import get_game
@@ -73,11 +72,6 @@ def test_resigning_only_when_lost_and_past_the_opening():
     talk(handicap, "fixed_handicap 9")
     answers = [talk(handicap, f"genmove {'wb'[p % 2]}")[0] for p in range(30)]
     assert "= resign" not in answers  # never in a handicap game
-
-
-@pytest.fixture
-def go():
-    return AgentEngine(GO, first_legal, "boardq", "test")
 
 
 def test_go_takes_handicap_stones_fixed_or_free_and_records_them(go):
