@@ -5,17 +5,15 @@ per process), one learner thread (`LearnerLoop`, the only writer of weights), on
 evaluator thread (starts the evaluation ladder in a low-priority child process, see
 `boardq.training.ladder`); what these two run is `boardq.training.workers`. And
 tf.data's own thread running the replay generator. The main thread builds and traces
-everything first (`build`), then only watches: it writes metrics to the loggers
-(`boardq.training.run_metrics`), enforces the time budget, turns Ctrl-C into a stop,
-and saves the final checkpoint after every thread ended.
+everything first (`build`), then only watches (`boardq.training.watch`): it writes
+metrics to the loggers (`boardq.training.run_metrics`), enforces the time budget, turns
+Ctrl-C into a stop, and saves the final checkpoint after every thread ended.
 """
 
 from __future__ import annotations
 
 import functools
-import resource
 import shutil
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +23,7 @@ import tensorflow as tf
 
 from boardq.config import TrainConfig
 from boardq.dqn.builder import Builder
-from boardq.dqn.coordination import CoordStop, start_workers
+from boardq.dqn.coordination import CoordStop
 from boardq.dqn.dataset import run_to_end
 from boardq.dqn.policies import linear_epsilon
 from boardq.errors import RunDirError
@@ -37,12 +35,12 @@ from boardq.training.budget import Budget
 from boardq.training.checkpoints import disk_full_error
 from boardq.training.cluster import check_address
 from boardq.training.ladder import Ladder, check_handicap, check_visits
-from boardq.training.loggers import JsonLinesLogger, Logger, TensorBoardLogger
+from boardq.training.loggers import Logger
 from boardq.training.remote import make_collection
 from boardq.training.resume import Parts, apply, gather
 from boardq.training.run_metrics import run_metrics
 from boardq.training.run_state import Restored, RunState
-from boardq.training.workers import evaluator_thread, learner_thread
+from boardq.training.watch import watch
 
 __all__ = ["TrainResult", "Trainer"]
 
@@ -144,7 +142,7 @@ class Trainer:
         self.ring, self.limiter = builder.make_replay()
         self.stop = CoordStop(self.coord)
         self.feed = builder.make_feed(self.queue, self.ring, self.limiter, self.stop)
-        self._iterator = builder.make_dataset_iterator(self.feed, self.learner)
+        self.iterator = builder.make_dataset_iterator(self.feed, self.learner)
         admit = functools.partial(self.limiter.await_insert, timeout=0.1)
         self.collection = make_collection(
             builder, self.learner, self.queue, self.epsilon, admit, self.limiter.refund
@@ -168,7 +166,7 @@ class Trainer:
             self.notes.append(f"replay restored: {self.ring.size:,} transitions, {then}")
         self.loop = builder.make_learner_loop(
             self.learner,
-            {"replay": functools.partial(self.learner.train, self._iterator)},
+            {"replay": functools.partial(self.learner.train, self.iterator)},
             start_step=self.state.base_steps,
         )
 
@@ -246,7 +244,7 @@ class Trainer:
             self.build()
         say = say or (lambda text: None)
         try:
-            return self._run(loggers, say)
+            return watch(self, loggers, say)
         except (OSError, tf.errors.OpError) as e:
             full = disk_full_error(e, self.run_dir, self.state.store.latest())
             if full is None:
@@ -263,75 +261,6 @@ class Trainer:
         if self.built:
             self.collection.close()
             self.stop.set()
-            run_to_end(self._iterator)
+            run_to_end(self.iterator)
             self.state.close()
             self.lock.release()
-
-    def _run(self, extra: Sequence[Logger], say: Callable[[str], None]) -> TrainResult:
-        cfg = self.config
-        loggers = [
-            TensorBoardLogger(self.run_dir / "tb"),
-            JsonLinesLogger(self.run_dir / "metrics.jsonl"),
-            *extra,
-        ]
-        say(f"{'resuming' if self.resume_dir else 'training'} {self.game.title} in {self.run_dir}")
-        say(self.learner.precision.note)
-        for note in self.ladder_notes if cfg.eval_games > 0 else ():
-            say(note)
-        if not cfg.actor_processes:  # actor processes resolve it where they run
-            say(self.builder.actor_inference()[1])
-        for note in self.notes:
-            say(note)
-        self.budget.start()
-        learner = functools.partial(learner_thread, self)  # boardq.training.workers
-        targets = [*self.collection.targets(self.stop), ("learner", learner)]
-        if cfg.eval_games > 0 and cfg.eval_ladder.strip():
-            targets.append(("evaluator", functools.partial(evaluator_thread, self)))
-        interrupted = False
-        # Where the run starts (a resumed run: the replay it restored, its counters).
-        last = self._write(loggers[:2], self.metrics())
-        threads = start_workers(self.coord, targets)
-        try:
-            try:
-                while not self.coord.should_stop():
-                    self.coord.wait_for_stop(min(0.25, cfg.log_every_sec))
-                    if self.progress() >= 1.0:
-                        self.stop.set()
-                    for event in self.collection.events():
-                        say(event)
-                    if time.monotonic() - last["time"] >= cfg.log_every_sec:
-                        last = self._write(loggers, self.metrics(last))
-            except KeyboardInterrupt:
-                interrupted = True
-                self.stop.set()
-                say("interrupted: stopping threads and saving a checkpoint")
-            except BaseException as e:
-                self.coord.request_stop(e)
-            # Re-raises the first exception of any thread (or of the loop above).
-            self.coord.join(threads, stop_grace_period_secs=30)
-            # The input pipeline ends, and what the actors left in the queue goes into
-            # the ring, so the checkpoint holds every transition collected.
-            run_to_end(self._iterator)
-            self.feed.drain()
-            self.save(keep=True)
-            final = self.metrics(last)
-            final["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-            final["replay_mb"] = self.ring.nbytes / 2**20
-            self._write(loggers[:2], final)
-        except BaseException:
-            # The error goes on; a logger that cannot write (a full disk) cannot close.
-            for logger in loggers:
-                try:
-                    logger.close()
-                except (OSError, tf.errors.OpError):
-                    pass
-            raise
-        for logger in loggers:
-            logger.close()
-        return TrainResult(self.run_dir, final, interrupted)
-
-    @staticmethod
-    def _write(loggers: Sequence[Logger], m: dict[str, Any]) -> dict[str, Any]:
-        for logger in loggers:
-            logger.write(m)
-        return m
