@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import shutil
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,18 +39,9 @@ from boardq.training.remote import make_collection
 from boardq.training.resume import Parts, apply, gather
 from boardq.training.run_metrics import run_metrics
 from boardq.training.run_state import Restored, RunState
-from boardq.training.watch import watch
+from boardq.training.watch import TrainResult, watch
 
 __all__ = ["TrainResult", "Trainer"]
-
-
-@dataclass
-class TrainResult:
-    """What a finished (or interrupted) run leaves behind."""
-
-    run_dir: Path
-    metrics: dict[str, Any]
-    interrupted: bool
 
 
 class Trainer:

@@ -13,7 +13,9 @@ import functools
 import resource
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import tensorflow as tf
 
@@ -22,16 +24,20 @@ from boardq.dqn.dataset import run_to_end
 from boardq.training.loggers import JsonLinesLogger, Logger, TensorBoardLogger
 from boardq.training.workers import evaluator_thread, learner_thread
 
-if TYPE_CHECKING:
-    from boardq.training.trainer import Trainer, TrainResult
-
-__all__ = ["watch"]
+__all__ = ["TrainResult", "watch"]
 
 
-def watch(trainer: Trainer, extra: Sequence[Logger], say: Callable[[str], None]) -> TrainResult:
-    """Runs a built trainer to its end; see the module's docstring."""
-    from boardq.training.trainer import TrainResult
+@dataclass
+class TrainResult:
+    """What a finished (or interrupted) run leaves behind."""
 
+    run_dir: Path
+    metrics: dict[str, Any]
+    interrupted: bool
+
+
+def watch(trainer: Any, extra: Sequence[Logger], say: Callable[[str], None]) -> TrainResult:
+    """Runs a built `boardq.training.trainer.Trainer` to its end (the module's docstring)."""
     cfg = trainer.config
     loggers = [
         TensorBoardLogger(trainer.run_dir / "tb"),
@@ -88,7 +94,7 @@ def watch(trainer: Trainer, extra: Sequence[Logger], say: Callable[[str], None])
     return TrainResult(trainer.run_dir, final, interrupted)
 
 
-def _announce(trainer: Trainer, say: Callable[[str], None]) -> None:
+def _announce(trainer: Any, say: Callable[[str], None]) -> None:
     """The lines a run prints before it starts: what it does, where, and how."""
     doing = "resuming" if trainer.resume_dir else "training"
     say(f"{doing} {trainer.game.title} in {trainer.run_dir}")
