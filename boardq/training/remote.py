@@ -16,18 +16,15 @@ back wherever a CPU is free. On a cluster the run says which node runs which pro
 
 Faults: an actor process that dies, alone or with its node, is restarted by Ray
 (`max_restarts`). Its collector says so, drops the requests in flight, and asks
-nothing more of it (taking no admission) until it answers again: then it says where
-it came back and carries on. The others collect meanwhile. If a process stays away for
-`COME_BACK_SEC` (no free CPU left in the cluster, say) the run says so and goes on
-without it until it returns; only when every process has been away that long does the
-run fail. `close` kills the actors and shuts down the Ray instance this run started,
-so no process outlives the run.
+nothing more of it (taking no admission) until it answers again; the others collect
+meanwhile. The roll of which process answers, and how long one may stay away, is
+`boardq.training.attendance`. `close` kills the actors and shuts down the Ray instance
+this run started, so no process outlives the run.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -41,8 +38,10 @@ from boardq.dqn.collection import (
     steps_per_request,
 )
 from boardq.dqn.coordination import put_until_stopped
+from boardq.training import attendance
 from boardq.training.actor_process import SUMMED, ActorProcess
-from boardq.training.cluster import node_name, placement, start_ray, wait_started
+from boardq.training.attendance import Attendance
+from boardq.training.cluster import placement, start_ray, wait_started
 
 if TYPE_CHECKING:
     from boardq.dqn.builder import Builder
@@ -52,11 +51,6 @@ __all__ = ["MAX_RESTARTS", "RemoteCollection", "make_collection"]
 
 MAX_RESTARTS = 20
 """Restarts Ray grants each actor process."""
-COME_BACK_SEC = 120.0
-"""How long actor processes may take to start, and all of them may stay away, before
-the run fails (one that stays away this long is reported and waited for)."""
-PROBE_SEC = 0.5
-"""Pause between asking a dead actor process whether it is back."""
 
 
 def make_collection(builder, learner, out_queue, epsilon_fn, admit, refund=None) -> Collection:
@@ -92,9 +86,6 @@ class RemoteCollection:
         flight to a process that died, or still in flight when the run stops.
     """
 
-    # How long a process has been away is read on this clock (tests step their own).
-    _clock: Callable[[], float] = staticmethod(time.monotonic)
-
     def __init__(
         self,
         builder: Builder,
@@ -114,10 +105,6 @@ class RemoteCollection:
         self._moves = steps_per_request(cfg) * cfg.actor_threads * cfg.games_per_thread
         self._lock = threading.Lock()
         self._cached: tuple[int, Any] = (-2, None)
-        self._events: list[str] = []
-        self._away: dict[int, float] = {}  # process -> since when it has not answered
-        self._gone_nodes: set[str] = set()
-        self.restarts = 0
         self._searching = bool(cfg.search_visits)  # search in self-play: its metrics
         self.stats = [ActorStats() for _ in range(cfg.actor_processes)]
         self.handles: list[Any] = []
@@ -133,13 +120,18 @@ class RemoteCollection:
                 actor_class.remote(cfg.to_dict(), builder.game.name, i)
                 for i in range(cfg.actor_processes)
             ]
-            self.places = wait_started(self.handles, COME_BACK_SEC)
+            places = wait_started(self.handles, attendance.COME_BACK_SEC)
         except BaseException:
             self.close()
             raise
-        self.pids = [p["pid"] for p in self.places]
+        self.attendance = Attendance(self.handles, places)
         if not self._started_ray:
-            self._say(placement(self.places))
+            self.attendance.say(placement(places))
+
+    @property
+    def restarts(self) -> int:
+        """Actor processes that came back as new processes, over the run."""
+        return self.attendance.restarts
 
     def _weights(self) -> tuple[int, Any]:
         """The newest snapshot as (version, object ref), put into Ray once per version."""
@@ -191,7 +183,7 @@ class RemoteCollection:
                 # The process died, or its node went with the answer: what is in flight
                 # is lost, and so its admissions are returned.
                 self._give_back(pending)
-                self._wait_for(i, e, stop)
+                self.attendance.wait_for(i, e, stop)
                 continue
             self._account(i, done)
             if not len(chunk["action"]):
@@ -201,102 +193,17 @@ class RemoteCollection:
                 self.stats[i].transitions += len(chunk["action"])
             # else: stopped with the queue full: the request's moves are given back
 
-    def _wait_for(self, i: int, error: Exception, stop) -> None:
-        """Says process i died, then asks only where it is (no admission) until it answers.
-
-        Raises:
-          RuntimeError: every actor process has been away for `COME_BACK_SEC`.
-        """
-        import ray
-        from ray.exceptions import ActorUnavailableError, GetTimeoutError, RayActorError
-
-        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        place = self.places[i]
-        what = "does not answer" if isinstance(error, ActorUnavailableError) else "died"
-        where = f"pid {place['pid']} on node {node_name(place)}"
-        self._say(f"actor process {i} ({where}) {what}: {first[:120]}")
-        since = self._clock()
-        with self._lock:
-            self._away[i] = since
-        told, probe, checked = False, None, since
-        while not stop.is_set():
-            probe = probe or self.handles[i].where.remote()
-            try:
-                ray.get(probe, timeout=0.1)
-            except GetTimeoutError:
-                pass
-            except RayActorError:  # not back yet: Ray restarts it, or has no CPU for it yet
-                probe = None
-                stop.wait(PROBE_SEC)
-            else:  # back: its first chunk says where (`_moved`)
-                with self._lock:
-                    del self._away[i]
-                return
-            now = self._clock()
-            if now - checked > 1.0:
-                checked = now
-                self._node_gone(place)
-            with self._lock:
-                all_away = len(self._away) == len(self.handles)
-                last = max(self._away.values())
-            if all_away and now - last > COME_BACK_SEC:
-                raise RuntimeError(
-                    f"no actor process has answered for {COME_BACK_SEC:.0f} s "
-                    f"(each needs one free CPU in the Ray cluster)"
-                ) from error
-            if not told and now - since > COME_BACK_SEC:
-                told = True
-                self._say(
-                    f"actor process {i} is not back after {COME_BACK_SEC:.0f} s (no free CPU "
-                    f"in the Ray cluster?); training goes on without it until it is"
-                )
-
-    def _node_gone(self, place: dict[str, Any]) -> None:
-        """Says, once, that the node a process ran on has left the cluster."""
-        import ray
-
-        if place["node"] in self._gone_nodes:
-            return
-        if any(n["NodeID"] == place["node"] and n["Alive"] for n in ray.nodes()):
-            return
-        with self._lock:
-            if place["node"] in self._gone_nodes:
-                return
-            self._gone_nodes.add(place["node"])
-        self._say(
-            f"node {node_name(place)} left the Ray cluster; its actor processes restart "
-            f"where a CPU is free"
-        )
-
-    def _moved(self, i: int, place: dict[str, Any]) -> None:
-        """Takes note of where process i runs; says so when a new process delivers."""
-        with self._lock:
-            if place["pid"] == self.places[i]["pid"] and place["node"] == self.places[i]["node"]:
-                return
-            self.restarts += 1
-            self.places[i], self.pids[i] = place, place["pid"]
-        self._say(
-            f"actor process {i} restarted as pid {place['pid']} on node {node_name(place)}; "
-            f"training goes on"
-        )
-
     def _account(self, i: int, done: dict[str, Any]) -> None:
         s = self.stats[i]
-        self._moved(i, {k: done[k] for k in ("pid", "node", "host")})
+        self.attendance.moved(i, {k: done[k] for k in ("pid", "node", "host")})
         for name in SUMMED:
             setattr(s, name, getattr(s, name) + done[name])
         s.results = [s.results[0] + done["first_wins"], s.results[1] + done["draws"],
                      s.results[2] + done["second_wins"]]  # fmt: skip
         s.version = done["version"]
 
-    def _say(self, text: str) -> None:
-        with self._lock:
-            self._events.append(text)
-
     def events(self) -> list[str]:
-        with self._lock:
-            out, self._events = self._events, []
-        return out
+        return self.attendance.events()
 
     def transitions(self) -> int:
         return sum(s.transitions for s in self.stats)

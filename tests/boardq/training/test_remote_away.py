@@ -29,10 +29,10 @@ def test_a_process_with_no_cpu_to_come_back_to_is_reported_and_only_all_away_fai
     import ray
     from ray.exceptions import ActorDiedError
 
-    from boardq.training import remote
+    from boardq.training import attendance
 
-    monkeypatch.setattr(remote, "COME_BACK_SEC", 0.5)
-    monkeypatch.setattr(remote, "PROBE_SEC", 0.01)
+    monkeypatch.setattr(attendance, "COME_BACK_SEC", 0.5)
+    monkeypatch.setattr(attendance, "PROBE_SEC", 0.01)
     monkeypatch.setattr(ray, "nodes", lambda: [{"NodeID": "a" * 56, "Alive": True}])
     answers = {0: True, 1: False}
 
@@ -42,26 +42,23 @@ def test_a_process_with_no_cpu_to_come_back_to_is_reported_and_only_all_away_fai
         return {}
 
     monkeypatch.setattr(ray, "get", get)
-    rc = object.__new__(remote.RemoteCollection)
-    rc._lock, rc._events, rc._away, rc._gone_nodes = threading.Lock(), [], {}, set()
-    rc.handles = [_Handle(0), _Handle(1)]
-    rc.places = [
+    places = [
         {"pid": 10, "node": "a" * 56, "host": "h"},
         {"pid": 11, "node": "b" * 56, "host": "h"},
     ]
-    rc.pids, rc.restarts = [10, 11], 0
+    rc = attendance.Attendance([_Handle(0), _Handle(1)], places)
     clock = _SteppedClock(step=0.05)  # each reading is 0.05 s later: no machine's speed counts
     rc._clock = clock
     stop = threading.Event()
 
-    waiting = threading.Thread(target=rc._wait_for, args=(1, ActorDiedError(), stop), daemon=True)
+    waiting = threading.Thread(target=rc.wait_for, args=(1, ActorDiedError(), stop), daemon=True)
     waiting.start()
     # Past COME_BACK_SEC (said once) and the node check a second in (said once too).
     _wait_until(lambda: _heard(rc, "left the Ray cluster") and _heard(rc, "is not back after"))
     assert waiting.is_alive()  # the other process collects: no error
     answers[1] = True
     waiting.join(timeout=30)
-    assert not waiting.is_alive() and rc._away == {}
+    assert not waiting.is_alive() and rc.away() == {}
     said = rc.events()
     assert said[0].startswith("actor process 1 (pid 11 on node bbbbbbbb (h)) died")
     assert [s for s in said if "left the Ray cluster" in s] == [
@@ -73,7 +70,7 @@ def test_a_process_with_no_cpu_to_come_back_to_is_reported_and_only_all_away_fai
     rc._away[0] = clock() - 1.0  # process 0 is away too, and has been for long
     started = clock()
     with pytest.raises(RuntimeError, match="no actor process has answered"):
-        rc._wait_for(1, ActorDiedError(), stop)
+        rc.wait_for(1, ActorDiedError(), stop)
     # It failed once both had been away COME_BACK_SEC, at the first reading past it.
     assert 0.5 < clock.now - started <= 0.5 + 3 * clock.step
 
@@ -91,7 +88,7 @@ class _SteppedClock:
 
 
 def _heard(rc, words: str) -> bool:
-    """Whether the collection has said `words` (without taking its events)."""
+    """Whether the roll has said `words` (without taking its events)."""
     with rc._lock:
         return any(words in event for event in rc._events)
 

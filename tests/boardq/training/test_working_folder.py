@@ -58,11 +58,11 @@ def test_actor_processes_import_the_installed_boardq_from_a_folder_with_stray_fo
 
     import boardq
     import boardq_games
-    from boardq.training import remote
+    from boardq.training import attendance
 
     # A busy machine's actor process can take minutes to import TensorFlow; here the
     # wait for it only guards against a hang.
-    monkeypatch.setattr(remote, "COME_BACK_SEC", 600.0)
+    monkeypatch.setattr(attendance, "COME_BACK_SEC", 600.0)
 
     def where_imported():
         # Imported afresh in a worker (a function defined here travels by value).
