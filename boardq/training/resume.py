@@ -26,8 +26,9 @@ from boardq.dqn.replay import RateLimiter, ReplayRing
 from boardq.dqn.replay_file import ReplayFileError
 from boardq.dqn.snapshot import Snapshot, SnapshotPool
 from boardq.dqn.transitions import FIELDS
+from boardq.training.checkpoint_replay import REPLAY_PREFIX, WITHOUT_REPLAY_HINT, Extras
 from boardq.training.ladder import Ladder
-from boardq.training.run_state import REPLAY_PREFIX, WITHOUT_REPLAY_HINT, Extras, Restored
+from boardq.training.run_state import Restored
 
 __all__ = ["Parts", "apply", "gather", "rng_state", "set_rng_state"]
 

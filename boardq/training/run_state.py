@@ -2,9 +2,9 @@
 
 The learner's checkpoint, the run's counters, the replay file beside each checkpoint
 (the replay ring and what `boardq.training.resume` gathers: random generators, the
-opponent pool, the ladder's count) and the exported agent (TensorFlow; the run
-directory's layout is in `boardq.rundir`, how a checkpoint is committed in
-`boardq.training.checkpoints`).
+opponent pool, the ladder's count; the file itself in `boardq.training.checkpoint_replay`)
+and the exported agent (TensorFlow; the run directory's layout is in `boardq.rundir`,
+how a checkpoint is committed in `boardq.training.checkpoints`).
 """
 
 from __future__ import annotations
@@ -12,46 +12,32 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import tensorflow as tf
 
 from boardq.config import TrainConfig
 from boardq.dqn.learner import Learner
-from boardq.dqn.replay import RingSnapshot
-from boardq.dqn.replay_file import ReplayFileError, ReplayFileReader, ReplayFileWriter
+from boardq.dqn.replay_file import ReplayFileError, ReplayFileReader
 from boardq.errors import RunDirError
 from boardq.game import Game
 from boardq.players.agentfile import export_agent
 from boardq.pruning import INFO_KEY
 from boardq.rundir import AGENT_FILE, CHECKPOINT_DIR, KEPT_AGENT_GLOB, KEPT_AGENTS_DIR
+from boardq.training.checkpoint_replay import (
+    WITHOUT_REPLAY_HINT,
+    Extras,
+    open_checked,
+    replay_header,
+    write_replay,
+)
 from boardq.training.checkpoints import CheckpointStore, CheckpointWriteError, SaveWriter
 
-__all__ = ["REPLAY_PREFIX", "WITHOUT_REPLAY_HINT", "Extras", "Restored", "RunState"]
+__all__ = ["Restored", "RunState"]
 
-REPLAY_PREFIX = "replay/"
-"""The replay ring's columns in a replay file: replay/obs, replay/action, ..."""
-FORMAT = 1
 _TOKEN = "replay_token"
-WITHOUT_REPLAY_HINT = "resume with --resume-without-replay to go on with an empty replay"
-
-
-@dataclass
-class Extras:
-    """What a checkpoint keeps besides the networks (`boardq.training.resume` gathers it).
-
-    Attributes:
-      meta: JSON-ready state: random generators, counters.
-      arrays: named small arrays (the opponent pool's weights).
-      ring: the replay ring's snapshot, or None (`--no-save-replay`).
-    """
-
-    meta: dict[str, Any] = field(default_factory=dict)
-    arrays: dict[str, np.ndarray] = field(default_factory=dict)
-    ring: RingSnapshot | None = None
 
 
 @dataclass
@@ -163,20 +149,7 @@ class RunState:
             raise ReplayFileError(
                 f"checkpoint {prefix.name} has no replay file (written by an earlier boardq)"
             )
-        reader = ReplayFileReader(path)
-        header, game = reader.header, self._game
-        try:
-            if header.get("game") != game.name:
-                raise ReplayFileError(f"replay file {path} is of a {header.get('game')} run")
-            if header.get("token") != self._token.numpy().decode():
-                raise ReplayFileError(f"replay file {path} belongs to another checkpoint")
-            shapes = (tuple(header.get("obs_shape", ())), header.get("num_actions"))
-            if shapes != (tuple(game.obs_shape), int(game.num_actions)):
-                raise ReplayFileError(f"replay file {path} has other board shapes than {game.name}")
-        except BaseException:
-            reader.close()
-            raise
-        return reader
+        return open_checked(path, self._game, self._token.numpy().decode())
 
     @property
     def saving(self) -> bool:
@@ -231,16 +204,7 @@ class RunState:
             if extras.ring is not None:
                 extras.ring.close()
             raise
-        header = {
-            "format": FORMAT,
-            "token": token,
-            "game": self._game.name,
-            "obs_shape": list(self._game.obs_shape),
-            "num_actions": int(self._game.num_actions),
-            "step": step,
-            "replay": extras.ring is not None,
-            "meta": extras.meta,
-        }
+        header = replay_header(token, self._game, step, extras)
 
         pause = time.perf_counter() - t0  # what the calling (learner) thread waits
 
@@ -256,30 +220,12 @@ class RunState:
     ) -> None:
         """Phase 2 (the writer thread): the replay file, then the commit."""
         path = self.store.replay_path(prefix)
-        t0 = time.perf_counter()
         try:
-            with ReplayFileWriter(path) as out:
-                for name, array in extras.arrays.items():
-                    out.write(name, array)
-                hold()
-                if extras.ring is not None:
-                    total = extras.ring.size
-                    for start, rows in extras.ring.blocks():
-                        for key, column in rows.items():
-                            out.write(REPLAY_PREFIX + key, column, start, total)
-                        del rows
-                size = out.close(header)
+            figures = write_replay(path, header, extras, hold)
             self.store.commit(prefix)
         except OSError as e:
             raise CheckpointWriteError(self.store.failure(prefix.name, e)) from None
-        finally:
-            if extras.ring is not None:
-                extras.ring.close()
-        self.last_save = {
-            "checkpoint_sec": time.perf_counter() - t0,
-            "checkpoint_mb": size / 2**20,
-            "checkpoint_replay_mb": out.raw_bytes / 2**20,
-        }
+        self.last_save = figures
 
     def close(self) -> None:
         """Waits for a save still being written (its error went to `on_error`)."""

@@ -9,8 +9,9 @@ from boardq.dqn.replay import ReplayRing
 from boardq.players.agentfile import read_agent
 from boardq.pruning import INFO_KEY
 from boardq.rundir import AGENT_FILE
+from boardq.training.checkpoint_replay import Extras
 from boardq.training.checkpoints import CheckpointWriteError
-from boardq.training.run_state import Extras, RunState
+from boardq.training.run_state import RunState
 from boardq_games import get_game
 
 GAME = get_game("tictactoe")
