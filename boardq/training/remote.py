@@ -40,7 +40,6 @@ from boardq.dqn.collection import (
 from boardq.dqn.coordination import put_until_stopped
 from boardq.training import attendance
 from boardq.training.actor_process import SUMMED, ActorProcess
-from boardq.training.attendance import Attendance
 from boardq.training.cluster import placement, start_ray, wait_started
 
 if TYPE_CHECKING:
@@ -124,7 +123,7 @@ class RemoteCollection:
         except BaseException:
             self.close()
             raise
-        self.attendance = Attendance(self.handles, places)
+        self.attendance = attendance.Attendance(self.handles, places)
         if not self._started_ray:
             self.attendance.say(placement(places))
 
