@@ -196,13 +196,11 @@ class RunState:
         try:
             prefix = self.store.write_networks(step)
             self.export(self.run_dir / AGENT_FILE, transitions, elapsed_sec)
-        except OSError as e:
+        except BaseException as e:
             if extras.ring is not None:
-                extras.ring.close()
-            raise CheckpointWriteError(self.store.failure(f"ckpt-{step}", e)) from None
-        except BaseException:
-            if extras.ring is not None:
-                extras.ring.close()
+                extras.ring.close()  # the writer thread, which closes it, never gets it
+            if isinstance(e, OSError):
+                raise CheckpointWriteError(self.store.failure(f"ckpt-{step}", e)) from None
             raise
         header = replay_header(token, self._game, step, extras)
 
