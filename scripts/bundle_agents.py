@@ -4,15 +4,17 @@
     python scripts/bundle_agents.py connect_four             # train the preset, then ship
     python scripts/bundle_agents.py hex --run runs/hex/RUN   # ship a run already trained
     python scripts/bundle_agents.py go --run runs/go/RUN/agent.npz   # one of its agents
+    python scripts/bundle_agents.py go --run runs/go/RUN --average 10   # its last 10 kept, averaged
     python scripts/bundle_agents.py --all                    # every named game, in turn
 
 For each game: `boardq train GAME` (the preset, on this machine) unless `--run` names
 a run; then `boardq evaluate` of the run's best agent (its best-agent.npz, else its
-last; or the agent file `--run` names, such as its last or one in its `agents/`)
-against the game's reference opponents, from each seat; then the agent is written to
-`games/GAME/bundled-agent.npz` (package data) with what was measured in its header
-(`info["strength"]`, `info["bundled_from"]`), and the figures are printed for
-docs/games.md. Nothing is shipped that fails a game's `REQUIRED` score.
+last; or the agent file `--run` names, such as its last or one in its `agents/`; or,
+with `--average N`, the mean of the weights of the last N agents the run kept, written
+as RUN/mean-lastN-STEP.npz) against the game's reference opponents, from each seat;
+then the agent is written to `games/GAME/bundled-agent.npz` (package data) with what
+was measured in its header (`info["strength"]`, `info["bundled_from"]`), and the
+figures are printed for docs/games.md. Nothing is shipped that fails a game's `REQUIRED` score.
 """
 
 from __future__ import annotations
@@ -24,9 +26,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+from boardq.errors import BoardqError
 from boardq.game import BUNDLED_AGENT_FILE
-from boardq.players.agentfile import agent_file, export_agent, network_of, read_agent
-from boardq.rundir import CONFIG_FILE
+from boardq.players.agentfile import (
+    SYMMETRIC_KEY,
+    agent_file,
+    averaged_weights,
+    export_agent,
+    network_of,
+    read_agent,
+)
+from boardq.rundir import CONFIG_FILE, KEPT_AGENT_GLOB, KEPT_AGENTS_DIR, read_run_config
 
 ROOT = Path(__file__).resolve().parents[1]
 OPPONENTS = {
@@ -80,6 +90,37 @@ def passes(game: str, measured: dict[str, dict[str, float]]) -> bool:
     return all(measured[opponent][f"{seat}/{kind}"] >= floor for seat in ("first", "second"))
 
 
+def average_kept(run: Path, count: int) -> Path:
+    """Writes the mean of the last `count` agents `run` kept; returns the file's path.
+
+    The file says whether to play it averaged over the symmetries as the run's own
+    agent files do (`info["symmetric"]`, from the run's `eval_symmetric` where the kept
+    files are older than that entry).
+    """
+    if not (run / CONFIG_FILE).exists():
+        sys.exit(f"{run} is not a run directory (no {CONFIG_FILE}); --average needs one")
+    files = sorted((run / KEPT_AGENTS_DIR).glob(KEPT_AGENT_GLOB))[-count:]
+    if len(files) < count:
+        sys.exit(f"{run} kept {len(files)} agents in {KEPT_AGENTS_DIR}/; --average {count}")
+    try:
+        weights, info = averaged_weights(files)
+        info.setdefault(SYMMETRIC_KEY, read_run_config(run).eval_symmetric)
+        header, _ = read_agent(files[-1])
+    except BoardqError as e:
+        sys.exit(f"--average {count}: {e}")
+    path = run / f"mean-last{count}-{info['train_step']}.npz"
+    export_agent(
+        path,
+        header["game"],
+        network_of(header),
+        header["obs_shape"],
+        header["num_actions"],
+        weights,
+        info,
+    )
+    return path
+
+
 def ship(game: str, run: Path, games: int, seed: int) -> Path:
     source = agent_file(run)
     if run.is_file():  # an agent file of a run: RUN/agent.npz or RUN/agents/agent-N.npz
@@ -117,6 +158,13 @@ def main() -> None:
     parser.add_argument(
         "--run", type=Path, help="a trained run of the one GAME to ship, or one of its agent files"
     )
+    parser.add_argument(
+        "--average",
+        type=int,
+        default=0,
+        metavar="N",
+        help="ship the mean of the last N agents the run kept (with --run RUN)",
+    )
     parser.add_argument("--out-dir", type=Path, default=Path("runs-bundle"))
     parser.add_argument(
         "--games", dest="per_seat", type=int, default=100, help="games per seat (default 100)"
@@ -126,8 +174,12 @@ def main() -> None:
     names = list(OPPONENTS) if args.all else args.names
     if not names or (args.run and len(names) != 1):
         parser.error("name one or more games (or --all); --run goes with one game")
+    if args.average < 0 or (args.average and (not args.run or not args.run.is_dir())):
+        parser.error("--average N takes N >= 1 and a run directory as --run")
     for game in names:
         run = args.run or train(game, args.out_dir)
+        if args.average:
+            run = average_kept(run, args.average)
         ship(game, run, args.per_seat, args.seed)
 
 

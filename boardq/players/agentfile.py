@@ -26,6 +26,7 @@ __all__ = [
     "BUNDLED",
     "FORMAT",
     "FORMAT_VERSION",
+    "SYMMETRIC_KEY",
     "SYMMETRIC_LADDER",
     "agent_file",
     "averaged_weights",
@@ -40,8 +41,13 @@ __all__ = [
 
 FORMAT = "boardq-agent"
 FORMAT_VERSION = 1
+# Whether the agent's run chose to play it with values averaged over the board's
+# symmetries (`info["symmetric"]`, its `eval_symmetric`); every agent file a run writes
+# says so.
+SYMMETRIC_KEY = "symmetric"
 # Ends the ladder's name in a best agent's info (`info["ladder"]`) when the ladder played
-# it with values averaged over the symmetries (boardq/training/ladder.py).
+# it with values averaged over the symmetries (boardq/training/ladder.py); what files
+# written before `SYMMETRIC_KEY` existed say.
 SYMMETRIC_LADDER = " symmetric"
 BUNDLED = "bundled:"
 """`bundled:GAME` names the agent that comes with the install for GAME."""
@@ -200,5 +206,10 @@ def network_of(header: dict[str, Any]) -> NetworkConfig:
 
 
 def chosen_symmetric(info: dict[str, Any]) -> bool:
-    """Whether an agent's info says its run's ladder played it `symmetric`."""
+    """Whether an agent's info says its run chose to play it `symmetric`.
+
+    Its `symmetric` entry where it has one, else whether its run's ladder played it so.
+    """
+    if SYMMETRIC_KEY in info:
+        return bool(info[SYMMETRIC_KEY])
     return str(info.get("ladder", "")).endswith(SYMMETRIC_LADDER)

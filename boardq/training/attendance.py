@@ -35,17 +35,22 @@ class Attendance:
       handles: the processes' Ray actor handles (each has `where.remote()`).
       places: where each process started (`pid`, `node`, `host`), as
         `boardq.training.cluster.wait_started` returns them.
+      clock: the monotonic clock how long a process has been away is read on (tests
+        step their own).
 
     Attributes:
       places: where each process runs now.
       restarts: processes that came back as a new process, counted over the run.
     """
 
-    # How long a process has been away is read on this clock (tests step their own).
-    _clock: Callable[[], float] = staticmethod(time.monotonic)
-
-    def __init__(self, handles: list[Any], places: list[dict[str, Any]]):
+    def __init__(
+        self,
+        handles: list[Any],
+        places: list[dict[str, Any]],
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self._handles = handles
+        self._clock = clock
         self.places = places
         self.restarts = 0
         self._lock = threading.Lock()

@@ -40,7 +40,13 @@ import numpy as np
 
 from boardq.config import TrainConfig
 from boardq.errors import AgentFileError
-from boardq.players.agentfile import SYMMETRIC_LADDER, averaged_weights, export_agent, read_header
+from boardq.players.agentfile import (
+    SYMMETRIC_KEY,
+    SYMMETRIC_LADDER,
+    averaged_weights,
+    export_agent,
+    read_header,
+)
 from boardq.players.factory import ladder_specs
 from boardq.players.match_openings import fixed_handicap
 from boardq.players.specs import Kind
@@ -164,8 +170,10 @@ class Ladder:
         cfg, game = self._config, self._game
         path = self._run_dir / _CANDIDATE
         arrays = [np.asarray(w) for w in weights]
-        # What the agent's search discounts by, and whether it prunes moves at play.
+        # What the agent's search discounts by, whether it prunes moves at play and
+        # whether it plays averaged over the symmetries.
         info = {**info, "discount": cfg.discount, INFO_KEY: cfg.prune_moves}
+        info[SYMMETRIC_KEY] = cfg.eval_symmetric
         self._candidate = (arrays, info)
         self._export(path, arrays, info)
         # -P: the working folder stays off its sys.path (`python -m` puts it first), so

@@ -23,7 +23,7 @@ from boardq.dqn.learner import Learner
 from boardq.dqn.replay_file import ReplayFileError, ReplayFileReader
 from boardq.errors import RunDirError
 from boardq.game import Game
-from boardq.players.agentfile import export_agent
+from boardq.players.agentfile import SYMMETRIC_KEY, export_agent
 from boardq.pruning import INFO_KEY
 from boardq.rundir import AGENT_FILE, CHECKPOINT_DIR, KEPT_AGENT_GLOB, KEPT_AGENTS_DIR
 from boardq.training.checkpoint_replay import (
@@ -254,6 +254,7 @@ class RunState:
             "saved": time.time(),
             "discount": self._config.discount,
             INFO_KEY: self._config.prune_moves,
+            SYMMETRIC_KEY: self._config.eval_symmetric,
         }
         return export_agent(
             path,

@@ -12,7 +12,7 @@ from agent_files import random_agent
 from boardq import Agent
 from boardq.config import NetworkConfig
 from boardq.dqn.networks import build_q_network
-from boardq.players.agentfile import SYMMETRIC_LADDER, export_agent
+from boardq.players.agentfile import SYMMETRIC_KEY, SYMMETRIC_LADDER, export_agent
 from boardq_games import get_game
 
 
@@ -60,6 +60,23 @@ def test_an_agent_plays_averaged_by_default_when_its_run_chose_it_so(tmp_path):
     np.testing.assert_allclose(
         best.q_batch(planes), Agent.load(path, symmetric=True).q_batch(planes), **BATCHES
     )
+
+
+def test_an_agent_file_s_symmetric_entry_says_how_it_plays_before_its_ladder(tmp_path):
+    weights = Agent.load(random_agent(tmp_path / "c4.npz", "connect_four")).weights()
+    net, ladder = NetworkConfig(hidden_units=(16,)), "random,winblock,mcts:100"
+
+    def symmetries(info):
+        path = export_agent(tmp_path / "a.npz", "connect_four", net, (6, 7, 2), 7, weights, info)
+        agent = Agent.load(path)
+        return agent.chosen_symmetric, agent.symmetries
+
+    # A kept agent or an average of them: no ladder played it, its run chose.
+    assert symmetries({SYMMETRIC_KEY: True}) == (True, 2)
+    assert symmetries({SYMMETRIC_KEY: False, "ladder": ladder + SYMMETRIC_LADDER}) == (False, 1)
+    assert symmetries({SYMMETRIC_KEY: True, "ladder": ladder}) == (True, 2)
+    # Files written before the entry: the ladder's name says it.
+    assert symmetries({"ladder": ladder + SYMMETRIC_LADDER}) == (True, 2)
 
 
 def test_symmetric_values_turn_with_the_gomoku_board(tmp_path):

@@ -65,6 +65,7 @@ def test_the_ladder_scores_a_snapshot_and_keeps_the_best(tiny_config, tmp_path):
         "train_step": 7,
         "discount": cfg.discount,  # what its search discounts by
         "prune_moves": False,  # and whether it leaves pruned moves out at play
+        "symmetric": False,  # and whether it plays averaged over the symmetries
         "ladder": "random,perfect",
         "ladder_score": m["eval/ladder_score"],
     }

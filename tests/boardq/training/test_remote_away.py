@@ -34,7 +34,7 @@ def test_a_process_with_no_cpu_to_come_back_to_is_reported_and_only_all_away_fai
     monkeypatch.setattr(attendance, "COME_BACK_SEC", 0.5)
     monkeypatch.setattr(attendance, "PROBE_SEC", 0.01)
     monkeypatch.setattr(ray, "nodes", lambda: [{"NodeID": "a" * 56, "Alive": True}])
-    answers = {0: True, 1: False}
+    answers = {0: True, 1: False}  # process 0 answers, process 1 has died
 
     def get(ref, timeout=None):
         if not answers[ref]:
@@ -46,33 +46,49 @@ def test_a_process_with_no_cpu_to_come_back_to_is_reported_and_only_all_away_fai
         {"pid": 10, "node": "a" * 56, "host": "h"},
         {"pid": 11, "node": "b" * 56, "host": "h"},
     ]
-    rc = attendance.Attendance([_Handle(0), _Handle(1)], places)
     clock = _SteppedClock(step=0.05)  # each reading is 0.05 s later: no machine's speed counts
-    rc._clock = clock
-    stop = threading.Event()
+    rc = attendance.Attendance([_Handle(0), _Handle(1)], places, clock=clock)
+    stop, said = threading.Event(), []
+
+    def heard(words: str) -> bool:
+        said.extend(rc.events())
+        return any(words in event for event in said)
 
     waiting = threading.Thread(target=rc.wait_for, args=(1, ActorDiedError(), stop), daemon=True)
     waiting.start()
     # Past COME_BACK_SEC (said once) and the node check a second in (said once too).
-    _wait_until(lambda: _heard(rc, "left the Ray cluster") and _heard(rc, "is not back after"))
+    _wait_until(lambda: heard("left the Ray cluster") and heard("is not back after"))
     assert waiting.is_alive()  # the other process collects: no error
     answers[1] = True
     waiting.join(timeout=30)
     assert not waiting.is_alive() and rc.away() == {}
-    said = rc.events()
+    said.extend(rc.events())
     assert said[0].startswith("actor process 1 (pid 11 on node bbbbbbbb (h)) died")
     assert [s for s in said if "left the Ray cluster" in s] == [
         "node bbbbbbbb (h) left the Ray cluster; its actor processes restart where a CPU is free"
     ]
     assert len([s for s in said if "actor process 1 is not back after" in s]) == 1
 
-    answers[1] = False
-    rc._away[0] = clock() - 1.0  # process 0 is away too, and has been for long
-    started = clock()
+    # Then both die: process 0's collector waits too, and the run fails once both have
+    # been away COME_BACK_SEC, at the first reading past it.
+    answers[0] = answers[1] = False
+    failed: list[BaseException] = []
+
+    def wait_for_0() -> None:
+        try:
+            rc.wait_for(0, ActorDiedError(), stop)
+        except RuntimeError as e:
+            failed.append(e)
+
+    first = threading.Thread(target=wait_for_0, daemon=True)
+    first.start()
+    _wait_until(lambda: 0 in rc.away())
     with pytest.raises(RuntimeError, match="no actor process has answered"):
         rc.wait_for(1, ActorDiedError(), stop)
-    # It failed once both had been away COME_BACK_SEC, at the first reading past it.
-    assert 0.5 < clock.now - started <= 0.5 + 3 * clock.step
+    started = rc.away()[1]  # the later of the two
+    assert 0.5 < clock.now - started <= 0.5 + 6 * clock.step  # two threads read the clock
+    first.join(timeout=30)
+    assert not first.is_alive() and len(failed) == 1
 
 
 class _SteppedClock:
@@ -85,12 +101,6 @@ class _SteppedClock:
         with self._lock:
             self.now += self.step
             return self.now
-
-
-def _heard(rc, words: str) -> bool:
-    """Whether the roll has said `words` (without taking its events)."""
-    with rc._lock:
-        return any(words in event for event in rc._events)
 
 
 def _wait_until(condition, limit_sec: float = 60.0) -> None:

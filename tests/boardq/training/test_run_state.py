@@ -6,7 +6,7 @@ import pytest
 
 from boardq.dqn.builder import Builder
 from boardq.dqn.replay import ReplayRing
-from boardq.players.agentfile import read_agent
+from boardq.players.agentfile import SYMMETRIC_KEY, read_agent
 from boardq.pruning import INFO_KEY
 from boardq.rundir import AGENT_FILE
 from boardq.training.checkpoint_replay import Extras
@@ -48,8 +48,18 @@ def test_a_save_exports_the_agent_with_the_run_s_figures_and_times_itself(state)
         "transitions": 1234,
         "elapsed_sec": 78.5,
     }
-    # `boardq average` drops the save time by this name (it is not the average's).
-    assert set(info) == {"train_step", "transitions", "elapsed_sec", "saved", "discount", INFO_KEY}
+    # `averaged_weights` drops the save time by this name (it is not the average's).
+    assert set(info) == {
+        "train_step",
+        "transitions",
+        "elapsed_sec",
+        "saved",
+        "discount",
+        INFO_KEY,
+        SYMMETRIC_KEY,
+    }
+    # Whether to play it averaged over the symmetries, as the run's ladder does.
+    assert info[SYMMETRIC_KEY] is state._config.eval_symmetric
     assert isinstance(info["saved"], float)
     # The figures the run logs about its last save (docs/training.md).
     assert set(state.last_save) == {
