@@ -5,12 +5,12 @@ chose it), and a clear stop where the run cannot give N.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pytest
 from agent_files import random_agent
+from project_scripts import load_script
 
 from boardq import Agent
 from boardq.config import NetworkConfig
@@ -18,16 +18,9 @@ from boardq.players.agentfile import SYMMETRIC_KEY, export_agent, read_agent
 from boardq.rundir import CONFIG_FILE
 from boardq_games import get_game
 
-ROOT = Path(__file__).resolve().parents[3]
-
 
 def _script():
-    spec = importlib.util.spec_from_file_location(
-        "bundle_agents", ROOT / "scripts" / "bundle_agents.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bundle_agents")
 
 
 def _run(tmp_path: Path, steps: list[int], symmetric_entry: bool) -> tuple[Path, list]:

@@ -2,28 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
+from project_scripts import load_script
 
 from boardq.players import timecurve
 from boardq.players.factory import PlayerFactory
 from boardq.players.timecurve import Cell
 from boardq_games import get_game
 
-ROOT = Path(__file__).resolve().parents[3]
 TTT = get_game("tictactoe")
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location(
-        "strength_time", ROOT / "scripts" / "strength_time.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("strength_time")
 
 
 class CountingFactory(PlayerFactory):
