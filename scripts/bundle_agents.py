@@ -35,6 +35,7 @@ from boardq.players.agentfile import (
     export_agent,
     network_of,
     read_agent,
+    read_header,
 )
 from boardq.rundir import CONFIG_FILE, KEPT_AGENT_GLOB, KEPT_AGENTS_DIR, read_run_config
 
@@ -105,7 +106,7 @@ def average_kept(run: Path, count: int) -> Path:
     try:
         weights, info = averaged_weights(files)
         info.setdefault(SYMMETRIC_KEY, read_run_config(run).eval_symmetric)
-        header, _ = read_agent(files[-1])
+        header = read_header(files[-1])  # its weights are in the mean already
     except BoardqError as e:
         sys.exit(f"--average {count}: {e}")
     path = run / f"mean-last{count}-{info['train_step']}.npz"
