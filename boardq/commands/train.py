@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import os
 import shlex
 import signal
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -119,27 +121,40 @@ def resolve_config(args: argparse.Namespace) -> tuple[TrainConfig, Any]:
 
 
 @contextlib.contextmanager
-def terminate_as_interrupt() -> Iterator[list[int]]:
-    """SIGTERM (`kill`, a job scheduler, `docker stop`) stops training as Ctrl-C does.
+def stop_once() -> Iterator[list[int]]:
+    """Ctrl-C or SIGTERM stops training once; a second signal cannot cut the save short.
 
-    The first SIGTERM raises KeyboardInterrupt in the main thread, so the run stops its
-    threads and saves a checkpoint and its agents; later ones are ignored, so the save
-    finishes. Yields a list that holds the signal once one came. The previous handler
-    is back afterwards.
+    The first SIGINT or SIGTERM (`kill`, a job scheduler, `docker stop`) raises
+    KeyboardInterrupt in the main thread, so the run stops its threads and saves a
+    checkpoint and its agents. Later ones are ignored with one line on stderr, so the
+    save finishes: Ctrl-C pressed twice, or `timeout -s INT`, which signals the command
+    and then its whole process group, would otherwise end the run in the middle of its
+    save and lose what it collected since the last checkpoint. Yields a list that holds
+    the first signal once one came. The previous handlers are back afterwards.
     """
     received: list[int] = []
 
-    def on_term(signum: int, frame: Any) -> None:
+    def on_signal(signum: int, frame: Any) -> None:
         if received:
+            if len(received) == 1:
+                print(
+                    "boardq train: already stopping; the run ends once its checkpoint is "
+                    f"saved (kill -9 {os.getpid()} abandons what was not saved)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            received.append(signum)
             return
         received.append(signum)
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, on_term)
+    stops = (signal.SIGINT, signal.SIGTERM)
+    previous = {s: signal.signal(s, on_signal) for s in stops}
     try:
         yield received
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -162,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     # The progress reads as the share of the budget spent: "elapsed 6:55 of 60:00".
     terminal = TerminalLogger(f"boardq train {shlex.quote(game.name)}", budget=trainer.budget)
     try:
-        with terminate_as_interrupt() as terminated:
+        with stop_once() as stops:
             result = trainer.run([terminal], say=terminal.message)
     finally:
         terminal.close()
@@ -182,5 +197,5 @@ def run(args: argparse.Namespace) -> int:
             f"resume with: boardq train {shlex.quote(game.name)} "
             f"--resume {shlex.quote(str(result.run_dir))}"
         )
-        return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+        return EXIT_TERMINATED if stops[:1] == [signal.SIGTERM] else EXIT_INTERRUPTED
     return 0

@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from cli_runs import FAST, boardq, command_lines, one_line_error, run_dir, start, wait_for
@@ -81,13 +82,24 @@ def test_help_lists_every_setting():
 
 @pytest.mark.parametrize(
     ("sent", "code"),
-    [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
-    ids=["ctrl-c", "sigterm"],
+    [
+        ((signal.SIGINT,), 130),
+        ((signal.SIGTERM,), 143),
+        ((signal.SIGINT, signal.SIGINT, signal.SIGINT), 130),
+        ((signal.SIGTERM, signal.SIGINT), 143),
+    ],
+    ids=["ctrl-c", "sigterm", "ctrl-c-again-while-it-saves", "sigterm-then-ctrl-c"],
 )
 def test_ctrl_c_or_sigterm_saves_a_loadable_checkpoint_and_exits_128_plus_signal(
     tmp_path, sent, code
 ):
-    """Ctrl-C, or SIGTERM as `kill` and job schedulers send it, stops and saves the run."""
+    """Ctrl-C, or SIGTERM as `kill` and job schedulers send it, stops and saves the run.
+
+    Signals after the first (Ctrl-C pressed again; `timeout -s INT`, which signals the
+    command and then its process group) do not cut the save short: the exit code is the
+    first one's. (Two signals that arrive before the first one's handler runs count as
+    one; `test_a_second_stop_signal_is_ignored_with_one_line` holds the handler itself.)
+    """
     proc = start("train", "tictactoe", *FAST, "--budget-minutes", "10", "--out-dir", str(tmp_path))
     try:
         metrics = lambda: list(tmp_path.glob("tictactoe/*/metrics.jsonl"))  # noqa: E731
@@ -97,7 +109,9 @@ def test_ctrl_c_or_sigterm_saves_a_loadable_checkpoint_and_exits_128_plus_signal
                 json.loads(x)["train_steps"] > 0 for x in metrics()[0].read_text().splitlines()
             )
         )
-        proc.send_signal(sent)
+        for i, signum in enumerate(sent):
+            time.sleep(0.05 if i else 0)  # while the run stops and saves (it takes longer)
+            proc.send_signal(signum)
         out, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
@@ -111,6 +125,25 @@ def test_ctrl_c_or_sigterm_saves_a_loadable_checkpoint_and_exits_128_plus_signal
     agent = Agent.load(run)
     assert agent.info["train_step"] > 0
     assert (run / "checkpoints" / "checkpoint").exists()
+
+
+@pytest.mark.parametrize("first", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_second_stop_signal_is_ignored_with_one_line(first, capsys):
+    from boardq.commands.train import stop_once
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    with stop_once() as stops:
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), first)
+            time.sleep(5)  # the handler runs in this thread at once; not reached
+        for again in (signal.SIGINT, signal.SIGTERM, signal.SIGINT):
+            os.kill(os.getpid(), again)  # would end the save; ignored
+        time.sleep(0.01)  # the handler runs between two bytecodes of this thread
+    assert stops == [first, signal.SIGINT, signal.SIGTERM, signal.SIGINT]
+    err = capsys.readouterr().err
+    assert err.count("already stopping") == 1, err
+    assert f"kill -9 {os.getpid()}" in err
+    assert {s: signal.getsignal(s) for s in before} == before  # the old handlers are back
 
 
 def start_during_an_evaluation(tmp_path, **kwargs) -> tuple[subprocess.Popen, str]:
