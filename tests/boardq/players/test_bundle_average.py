@@ -19,10 +19,6 @@ from boardq.rundir import CONFIG_FILE
 from boardq_games import get_game
 
 
-def _script():
-    return load_script("bundle_agents")
-
-
 def _run(tmp_path: Path, steps: list[int], symmetric_entry: bool) -> tuple[Path, list]:
     """A Connect Four run directory keeping agents at `steps`; their weights, oldest first.
 
@@ -47,7 +43,7 @@ def _run(tmp_path: Path, steps: list[int], symmetric_entry: bool) -> tuple[Path,
 
 def test_the_mean_of_the_last_kept_agents_plays_as_the_run_chose(tmp_path):
     run, kept = _run(tmp_path, [100, 200, 300], symmetric_entry=False)
-    path = _script().average_kept(run, 2)
+    path = load_script("bundle_agents").average_kept(run, 2)
     assert path == run / "mean-last2-300.npz"
     header, weights = read_agent(path)
     for i, w in enumerate(weights):
@@ -61,14 +57,14 @@ def test_the_mean_of_the_last_kept_agents_plays_as_the_run_chose(tmp_path):
 
 def test_a_kept_file_s_own_entry_wins_over_the_run_s_config(tmp_path):
     run, _ = _run(tmp_path, [100, 200], symmetric_entry=True)
-    path = _script().average_kept(run, 2)
+    path = load_script("bundle_agents").average_kept(run, 2)
     assert read_agent(path)[0]["info"][SYMMETRIC_KEY] is False
     assert Agent.load(path).symmetries == 1
 
 
 def test_too_few_kept_agents_or_no_run_stop_with_what_is_wrong(tmp_path):
     run, _ = _run(tmp_path, [100, 200], symmetric_entry=True)
-    script = _script()
+    script = load_script("bundle_agents")
     with pytest.raises(SystemExit, match="kept 2 agents in agents/; --average 3"):
         script.average_kept(run, 3)
     with pytest.raises(SystemExit, match="is not a run directory"):

@@ -15,10 +15,6 @@ from boardq_games import get_game
 TTT = get_game("tictactoe")
 
 
-def _script():
-    return load_script("strength_time")
-
-
 class CountingFactory(PlayerFactory):
     """The real factory, counting the opponents it builds (one a cell played) and the
     times it is told to end its engines."""
@@ -163,7 +159,7 @@ def test_plot_writes_a_png(tmp_path):
 
 
 def test_script_reports_a_file_and_refuses_bad_input(tmp_path, capsys):
-    script = _script()
+    script = load_script("strength_time")
     out = tmp_path / "curve.jsonl"
     out.write_text(json.dumps(_row("tree", 0.3, "random", 1.0)) + "\n")
     assert script.main(["tictactoe", "--agent", "x", "--out", str(out), "--report-only"]) == 0
