@@ -22,14 +22,12 @@ import numpy as np
 from boardq.dqn.policies import masked_argmax
 from boardq.errors import AgentFileError, BoardqError
 from boardq.players.agentfile import agent_file, chosen_symmetric, network_of, read_agent
-from boardq.pruning import PrunedRules, pruned_mask, prunes
+from boardq.players.search import DEFAULT_DISCOUNT
+from boardq.players.searchers import NoRulesError, Searchers
+from boardq.pruning import pruned_mask, prunes
 from boardq.settings import NetworkConfig
 
 __all__ = ["Agent", "NoRulesError", "NoSymmetriesError"]
-
-
-class NoRulesError(BoardqError, ValueError):
-    """A search was asked of an agent whose game boardq has no rules for."""
 
 
 class NoSymmetriesError(BoardqError, ValueError):
@@ -91,7 +89,6 @@ class Agent:
         self.path = path
         self._model = model
         self._forward, self.inference = forward_pass(model, network, inference)
-        self._searchers: dict[tuple, Any] = {}
         self._symmetries: list[Any] = []
         self._pruned = None  # the game's pruned moves, where its run pruned them
         found = None
@@ -107,6 +104,8 @@ class Agent:
                 raise NoSymmetriesError(
                     f"cannot average over symmetries: boardq knows none for {game!r}"
                 )
+        discount = float(info.get("discount", DEFAULT_DISCOUNT))
+        self._searchers = Searchers(game, self.q_batch, self._pruned, discount)
 
     @property
     def symmetries(self) -> int:
@@ -248,22 +247,6 @@ class Agent:
         q = self.q_batch(planes[None])[0]
         return int(masked_argmax(q, mask))
 
-    def _rules(self):
-        """The game's rules as the agent's searches expand them (pruned moves left out)."""
-        from boardq.catalog import find_game
-
-        game = find_game(self.game)
-        if game is None or game.rules is None:
-            raise NoRulesError(f"cannot search: boardq has no rules for {self.game!r}")
-        if self._pruned is not None:
-            return PrunedRules(game.rules, self._pruned)  # no side expands a pruned move
-        return game.rules
-
-    def _discount(self) -> float:
-        from boardq.players.search import DEFAULT_DISCOUNT
-
-        return float(self.info.get("discount", DEFAULT_DISCOUNT))
-
     def searcher(
         self,
         depth: int | None = None,
@@ -275,27 +258,13 @@ class Agent:
         `depth` D: the alpha-beta to D plies (`boardq.players.search.SearchPlayer`).
         `visits` N or `move_time` SEC: the tree search (`boardq.players.mcts.
         TreeSearchPlayer`), N visits or SEC seconds a move; it keeps its tree between
-        the moves of a game. Both discount by the discount the agent trained with
-        (`info["discount"]`, written by training), so their backups match the network's
-        values; files without it search with `boardq.players.search.DEFAULT_DISCOUNT`.
+        the moves of a game. How both are made: `boardq.players.searchers`.
 
         Raises:
           ValueError: not exactly one of them, a bad one, or a game whose rules boardq
             does not know.
         """
-        given = [x for x in (depth, move_time, visits) if x is not None]
-        if len(given) != 1:
-            raise ValueError("a search needs one of a depth, visits or a time per move")
-        if depth is not None:
-            return self.alpha_beta(depth=depth)
-        key = ("tree", move_time, visits)
-        if key not in self._searchers:
-            from boardq.players.mcts import TreeSearchPlayer
-
-            self._searchers[key] = TreeSearchPlayer(
-                self._rules(), self.q_batch, visits, move_time, self._discount()
-            )
-        return self._searchers[key]
+        return self._searchers.get(depth, move_time, visits)
 
     def alpha_beta(self, depth: int | None = None, move_time: float | None = None):
         """The alpha-beta `boardq.players.search.SearchPlayer` of this agent (kept for reuse).
@@ -303,14 +272,7 @@ class Agent:
         It searches `depth` plies, or as deep as `move_time` seconds a move allow
         (iterative deepening: kept for comparisons with the tree search).
         """
-        from boardq.players.search import SearchPlayer
-
-        key = ("alpha-beta", depth, move_time)
-        if key not in self._searchers:
-            self._searchers[key] = SearchPlayer(
-                self._rules(), self.q_batch, depth, self._discount(), move_time=move_time
-            )
-        return self._searchers[key]
+        return self._searchers.alpha_beta(depth, move_time)
 
     def weights(self) -> list[np.ndarray]:
         return self._model.get_weights()

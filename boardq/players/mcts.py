@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from boardq.players.passing import PassToEnd
 from boardq.players.search import DEFAULT_DISCOUNT, QBatch
 from boardq.players.tree import Node, TreeConfig, grow, principal_variation
 
@@ -104,7 +105,10 @@ class TreeSearchPlayer:
         visits: the root's visits a move (the kept tree's count towards them); or
         move_time: the seconds a move (one of the two).
         discount: the per-move discount `g` in (0, 1].
-        config: how the tree grows (priors, exploration, leaves a call).
+        config: how the tree grows (priors, exploration, leaves a call, the pass).
+        pass_action: the game's pass, if it has one: with `config.pass_to_end` the tree
+            searches it only where it ends the game or is forced (`boardq.players.
+            passing`); None searches every legal move alike.
         clock: the time in seconds (injected in tests).
     """
 
@@ -114,6 +118,7 @@ class TreeSearchPlayer:
     move_time: float | None = None
     discount: float = DEFAULT_DISCOUNT
     config: TreeConfig = field(default_factory=TreeConfig)
+    pass_action: int | None = None
     clock: Callable[[], float] = time.perf_counter
     stats: TreeStats = field(default_factory=TreeStats)
 
@@ -126,6 +131,8 @@ class TreeSearchPlayer:
         self.move_time = _seconds(self.move_time, "the time per move")
         if not 0.0 < self.discount <= 1.0:
             raise ValueError(f"discount must be in (0, 1], got {self.discount}")
+        if self.pass_action is not None and self.config.pass_to_end:
+            self.rules = PassToEnd(self.rules, self.pass_action)
         self.root: Node | None = None
         self._searched: bytes | None = None  # the root's key once a move's search ran on it
         self._lock = threading.RLock()  # serve's sessions and GTP analysis share a player

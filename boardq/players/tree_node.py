@@ -42,14 +42,19 @@ class TreeConfig:
             known before the network's taste picks the moves to try (1: the root; 2: the
             replies too, so blocks; 0: none). It costs the rules' move per legal move
             (Gomoku: 0.1 ms each).
+        pass_to_end: in a game with a pass, search the pass only where it ends the game
+            or is forced (`boardq.players.passing`); the player is told the pass.
     """
 
     c_puct: float = 1.0
     temperature: float = 0.05
     leaves_per_call: int = 16
     scan_plies: int = 1
+    pass_to_end: bool = True
 
     def __post_init__(self) -> None:
+        if not isinstance(self.pass_to_end, bool):
+            raise ValueError(f"pass_to_end must be true or false, got {self.pass_to_end!r}")
         for name in ("c_puct", "temperature"):
             value = getattr(self, name)
             if not (isinstance(value, int | float) and math.isfinite(value) and value > 0):

@@ -151,4 +151,4 @@ def test_the_commands_act_searches_within_the_seconds_the_clock_gives():
         act = timed_act(agent, player)
         for seconds in (None, 0.01, 0.2):
             assert act(observation, seconds) in legal
-    assert any(key[0] == "alpha-beta" and key[2] == 2**-2.5 for key in agent._searchers)
+    assert any(key[0] == "alpha-beta" and key[2] == 2**-2.5 for key in agent._searchers.made)
