@@ -4,13 +4,12 @@ In a game whose pass is always legal (Go), the network's value of the pass is it
 least trained one: self-play passes mid-game only by exploration, so the pass's Q is an
 extrapolation, and in Go's middle game it came out as the network's best move in every
 one of the positions where the tree search passed away its games as white (docs/
-strength.md, "The pass"). The tree takes the pass's Q as its prior, visits it the
-most and plays it, though its searched value is among the worst: a free move for the
+search.md, "The pass"). The tree takes the pass's Q as its prior, visits it the most
+and plays it, though its searched value is among the worst: a free move for the
 opponent, game after game.
 
-Engines that play Go by tree search leave the pass out of their trees unless it ends
-the game. `PassToEnd` is a game's rules for the tree search whose legal moves keep the
-pass only
+As the playouts of Monte Carlo Go programs do not pass while another move is left,
+`PassToEnd` is a game's rules for the tree search whose legal moves keep the pass only
 
 - where the pass ends the game (the opponent has just passed): its value is then the
   game's exact result, so the search ends a won game and plays on in a lost count;
