@@ -17,8 +17,10 @@ As the playouts of Monte Carlo Go programs do not pass while another move is lef
 
 Everywhere else, for both sides, the pass is not searched: the tree plays on until the
 opponent passes (GNU Go and people pass once nothing is left to play) and then ends the
-game, or counts that it must play on. Its own eyes it does not fill when its agent
-prunes them (`boardq.pruning`), so a settled position leaves it the pass alone.
+game, or counts that it must play on. While the opponent plays on in a settled
+position, so does the tree: it plays its own territory's points, down to the true eyes
+its agent prunes (`boardq.pruning`), and passes once they alone are left (a false eye
+it fills; the cost shows in Go's handicap games, docs/search.md, "Limits").
 
 Chosen by `TreeConfig.pass_to_end` (on by default) for a game with a pass action;
 a no-op in games whose pass is only ever forced. numpy only.
