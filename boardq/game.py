@@ -45,7 +45,9 @@ class Rules(Protocol):
     pair of edges the mover joins. Callers other than the rules treat a position as
     opaque: they make one from an observation, ask for its legal moves, apply moves,
     ask who won, make planes of it and key it. The lookahead search, the rules-based
-    players and the checks against the environments use these.
+    players and the checks against the environments use these. Rules may also say
+    whether a position is settled (`settled(board) -> bool`, Go's): the tree search
+    at play then searches the pass there (`boardq.players.passing`).
     """
 
     num_actions: int

@@ -13,14 +13,15 @@ As the playouts of Monte Carlo Go programs do not pass while another move is lef
 
 - where the pass ends the game (the opponent has just passed): its value is then the
   game's exact result, so the search ends a won game and plays on in a lost count;
+- where the position is settled, if the rules can tell (`settled(board)`: Go's, where
+  both colours have stones and no empty region touches both): what is left to play
+  is inside someone's area, and a pass answered by a pass is the exact count;
 - or where it is the only legal move (a forced pass, Othello's).
 
-Everywhere else, for both sides, the pass is not searched: the tree plays on until the
-opponent passes (GNU Go and people pass once nothing is left to play) and then ends the
-game, or counts that it must play on. While the opponent plays on in a settled
-position, so does the tree: it plays its own territory's points, down to the true eyes
-its agent prunes (`boardq.pruning`), and passes once they alone are left (a false eye
-it fills; the cost shows in Go's handicap games, docs/search.md, "Limits").
+Everywhere else, for both sides, the pass is not searched: while a boundary is open
+the tree plays on, and once the board is settled it may pass, rather than fill its
+own area down to its eyes while the opponent plays on (what Go's 3-stone games showed
+without the settled case, docs/search.md, "The pass").
 
 Chosen by `TreeConfig.pass_to_end` (on by default) for a game with a pass action;
 a no-op in games whose pass is only ever forced. numpy only.
@@ -41,7 +42,7 @@ __all__ = ["PassToEnd"]
 
 
 class PassToEnd:
-    """`rules` whose legal moves keep the pass only where it ends the game or is forced.
+    """`rules` whose legal moves keep the pass where it ends the game, is settled or forced.
 
     Everything but `legal_mask` is the rules' own.
 
@@ -53,6 +54,7 @@ class PassToEnd:
     def __init__(self, rules: Rules, pass_action: int) -> None:
         self.rules = rules
         self.pass_action = int(pass_action)
+        self._settled = getattr(rules, "settled", None)
 
     def __getattr__(self, name: str):
         return getattr(self.rules, name)
@@ -64,6 +66,8 @@ class PassToEnd:
             return mask
         if end_value(self.rules, self.rules.apply(board, p)) is not None:
             return mask  # the opponent passed: this pass ends the game
+        if self._settled is not None and self._settled(board):
+            return mask  # nothing is left between the colours
         mask = np.array(mask, bool)
         mask[p] = False
         return mask

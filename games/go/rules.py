@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from boardq_games.go import count
 from boardq_games.go.planes import PLANES, fill_liberty_planes
 
 __all__ = ["COLOUR", "KO", "PASSES", "GoRules"]
@@ -276,25 +277,16 @@ class GoRules:
         cells = np.asarray(board).reshape(-1).tolist()
         if len(cells) != self.points:
             raise ValueError(f"expected {self.points} points, got {len(cells)}")
-        area = {1: cells.count(1), -1: cells.count(-1)}
-        seen: set[int] = set()
-        near = self._near
-        for point, value in enumerate(cells):
-            if value != 0 or point in seen:
-                continue
-            region, frontier, borders = {point}, [point], set()
-            while frontier:
-                for n in near[frontier.pop()]:
-                    if cells[n] == 0:
-                        if n not in region:
-                            region.add(n)
-                            frontier.append(n)
-                    else:
-                        borders.add(cells[n])
-            seen |= region
-            if len(borders) == 1:
-                area[borders.pop()] += len(region)
-        return float(area[1] - area[-1] - self.komi)
+        counted = count.area(cells, self._near)
+        return float(counted[1] - counted[-1] - self.komi)
+
+    def settled(self, position: np.ndarray) -> bool:
+        """Whether both colours have stones and every empty region touches one colour only.
+
+        Nothing is left between the colours (`boardq_games.go.count.settled`): the tree
+        search at play may pass here (`boardq.players.passing`).
+        """
+        return count.settled(self.checked(position)[: self.points], self.size, self._near)
 
     def winner(self, position: np.ndarray) -> int:
         """Once the game is over, +1 if the mover has won, -1 if the opponent; else 0.

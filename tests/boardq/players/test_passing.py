@@ -71,6 +71,33 @@ def test_after_the_opponents_pass_a_lost_count_plays_on():
     assert player.act(obs) != PASS
 
 
+# Black holds columns a-b (8 points), white c-d (8) and komi 0.5; white to move. Nothing
+# is left between the colours: what is left to play is inside someone's area.
+SETTLED = position(1, 2, 5, 6, 9, 10, 13, 14, 0)
+
+
+def test_in_a_settled_position_the_pass_is_searched():
+    assert GO4.settled(SETTLED) and not GO4.settled(MIDDLE_GAME)
+    assert PassToEnd(GO4, PASS).legal_mask(SETTLED)[PASS]
+    player = TreeSearchPlayer(GO4, LIKES_PASSING, visits=100, pass_action=PASS)
+    obs = observation(GO4, SETTLED)
+    assert player.act(obs) == PASS  # rather than a stone in its own area
+    assert not np.isnan(player.q_values(obs)[PASS])
+
+
+def test_rules_without_settled_positions_search_the_pass_only_to_end_the_game():
+    class Unsettled:  # Go's rules but for the settled positions
+        def __init__(self, rules):
+            self.rules = rules
+
+        def __getattr__(self, name):
+            if name == "settled":
+                raise AttributeError(name)
+            return getattr(self.rules, name)
+
+    assert not PassToEnd(Unsettled(GO4), PASS).legal_mask(SETTLED)[PASS]
+
+
 def test_a_forced_pass_is_played():
     stones = []
     for point in range(1, 15):  # white fills the board but for two eyes; black passes

@@ -1,0 +1,72 @@
+"""Go's count by area (Tromp-Taylor) and whether a board is settled, over a board's points.
+
+A board here is a flat list of its points: +1 and -1 for the two colours (either may
+be black), 0 empty; `near` gives each point's neighbours (`boardq_games.go.rules`).
+An empty region is a largest set of connected empty points; it counts for the one
+colour its border touches, and for nobody if it touches both (or none).
+
+numpy only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+
+__all__ = ["area", "regions", "settled"]
+
+
+def regions(cells: list[int], near: Sequence[tuple[int, ...]]) -> Iterator[tuple[int, set[int]]]:
+    """Each empty region: its size and the colours its border touches."""
+    seen: set[int] = set()
+    for point, value in enumerate(cells):
+        if value != 0 or point in seen:
+            continue
+        region, frontier, borders = {point}, [point], set()
+        while frontier:
+            for n in near[frontier.pop()]:
+                if cells[n] == 0:
+                    if n not in region:
+                        region.add(n)
+                        frontier.append(n)
+                else:
+                    borders.add(cells[n])
+        seen |= region
+        yield len(region), borders
+
+
+def area(cells: list[int], near: Sequence[tuple[int, ...]]) -> dict[int, int]:
+    """Each colour's area: its stones and the empty regions that touch it alone."""
+    counted = {1: cells.count(1), -1: cells.count(-1)}
+    for size, borders in regions(cells, near):
+        if len(borders) == 1:
+            counted[borders.pop()] += size
+    return counted
+
+
+def settled(board: np.ndarray, size: int, near: Sequence[tuple[int, ...]]) -> bool:
+    """Whether both colours have stones and every empty region touches one colour alone.
+
+    What is left to play on such a board is inside someone's area: no boundary is open.
+    It is not a proof that the count is final (an invasion, a group with too few eyes),
+    only that nothing lies between the colours.
+
+    Args:
+      board: int [size * size] of +1, -1 and 0.
+      size: the board's side.
+      near: each point's neighbours.
+    """
+    points = np.asarray(board).reshape(size, size)
+    mine, theirs = points > 0, points < 0
+    if not mine.any() or not theirs.any():
+        return False
+    # An empty point next to both colours is a region touching both: the common case,
+    # found without walking the regions.
+    padded = np.zeros((2, size + 2, size + 2), bool)
+    padded[0, 1:-1, 1:-1], padded[1, 1:-1, 1:-1] = mine, theirs
+    nearby = padded[:, :-2, 1:-1] | padded[:, 2:, 1:-1] | padded[:, 1:-1, :-2] | padded[:, 1:-1, 2:]
+    if (nearby[0] & nearby[1] & (points == 0)).any():
+        return False
+    cells = points.reshape(-1).tolist()
+    return all(len(borders) == 1 for _, borders in regions(cells, near))
