@@ -1,4 +1,4 @@
-"""The pass in the tree search at play: a move only where it can end the game.
+"""The pass in the tree search at play: searched where it can end the game or nothing is left.
 
 In a game whose pass is always legal (Go), the network's value of the pass is its
 least trained one: self-play passes mid-game only by exploration, so the pass's Q is an

@@ -70,7 +70,8 @@ class Searchers:
         """The player of exactly one of `depth` (alpha-beta), `move_time` or `visits` (tree).
 
         The tree search (`boardq.players.mcts.TreeSearchPlayer`) searches the game's
-        pass only where it ends the game or is forced (`boardq.players.passing`).
+        pass only where it ends the game, the board is settled or the pass is forced
+        (`boardq.players.passing`).
 
         Raises:
           ValueError: not exactly one of them, a bad one, or a game without rules.

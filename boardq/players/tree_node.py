@@ -42,8 +42,9 @@ class TreeConfig:
             known before the network's taste picks the moves to try (1: the root; 2: the
             replies too, so blocks; 0: none). It costs the rules' move per legal move
             (Gomoku: 0.1 ms each).
-        pass_to_end: in a game with a pass, search the pass only where it ends the game
-            or is forced (`boardq.players.passing`); the player is told the pass.
+        pass_to_end: in a game with a pass, search the pass only where it ends the game,
+            the board is settled or the pass is forced (`boardq.players.passing`); the
+            player is told the pass.
     """
 
     c_puct: float = 1.0
