@@ -22,8 +22,8 @@ SETTLED = {
     "two walls": (WALLS, True),
     "a stone inside the other's area": (WALLS[:4] + ["..XO..X.."] + WALLS[5:], False),
     "a gap in the walls": (["..X.O...."] + ["..XO....."] * 8, False),
-    # The empty C-G touches black on C's left and white on G's right, but none of its
-    # points touches both: only walking the region finds it open.
+    # The empty B-F touches black on A and white on G, but none of its points touches
+    # both: only walking the region finds it open.
     "an open region no point of which touches both": (["X.....O.."] * 9, False),
     "one colour alone": (["..X......"] * 9, False),
     "the empty board": (["........."] * 9, False),
