@@ -14,6 +14,8 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from boardq_games.go.planes import held_around
+
 __all__ = ["area", "regions", "settled"]
 
 
@@ -63,10 +65,8 @@ def settled(board: np.ndarray, size: int, near: Sequence[tuple[int, ...]]) -> bo
         return False
     # An empty point next to both colours is a region touching both: the common case,
     # found without walking the regions.
-    padded = np.zeros((2, size + 2, size + 2), bool)
-    padded[0, 1:-1, 1:-1], padded[1, 1:-1, 1:-1] = mine, theirs
-    nearby = padded[:, :-2, 1:-1] | padded[:, 2:, 1:-1] | padded[:, 1:-1, :-2] | padded[:, 1:-1, 2:]
-    if (nearby[0] & nearby[1] & (points == 0)).any():
+    near_mine, near_theirs = held_around(mine, False) > 0, held_around(theirs, False) > 0
+    if (near_mine & near_theirs & (points == 0)).any():
         return False
     cells = points.reshape(-1).tolist()
     return all(len(borders) == 1 for _, borders in regions(cells, near))

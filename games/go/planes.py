@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["PLANES", "fill_liberty_planes", "own_eyes"]
+__all__ = ["PLANES", "fill_liberty_planes", "held_around", "own_eyes"]
 
 PLANES = 8
 """Planes of an observation: the mover's stones, the opponent's, ones if the mover is
@@ -40,6 +40,20 @@ def fill_liberty_planes(
     planes[..., 7] = theirs & two
 
 
+def held_around(held: np.ndarray, off_board: bool) -> np.ndarray:
+    """Int8 [..., N, N]: how many of each point's four neighbours are held.
+
+    Args:
+        held: bool [..., N, N].
+        off_board: whether a side off the board counts as held.
+    """
+    held = np.asarray(held, bool)
+    *lead, n, m = held.shape
+    wide = np.full((*lead, n + 2, m + 2), off_board, np.int8)
+    wide[..., 1:-1, 1:-1] = held
+    return wide[..., :-2, 1:-1] + wide[..., 2:, 1:-1] + wide[..., 1:-1, :-2] + wide[..., 1:-1, 2:]
+
+
 def own_eyes(planes: np.ndarray) -> np.ndarray:
     """Bool [..., N * N + 1]: the points of planes [..., N, N, C] that are the mover's true eyes.
 
@@ -52,13 +66,9 @@ def own_eyes(planes: np.ndarray) -> np.ndarray:
     planes = np.asarray(planes)
     mine, theirs = planes[..., 0] != 0, planes[..., 1] != 0
     *lead, n, _ = mine.shape
-    wide = (*lead, n + 2, n + 2)
-    around = np.ones(wide, bool)  # off the board counts as the mover's for the sides
-    around[..., 1:-1, 1:-1] = mine
-    held = np.zeros(wide, np.int8)
+    sides = held_around(mine, True) == 4  # off the board counts as the mover's
+    held = np.zeros((*lead, n + 2, n + 2), np.int8)
     held[..., 1:-1, 1:-1] = theirs
-    sides = around[..., :-2, 1:-1] & around[..., 2:, 1:-1] & around[..., 1:-1, :-2]
-    sides &= around[..., 1:-1, 2:]
     corners = held[..., :-2, :-2] + held[..., :-2, 2:] + held[..., 2:, :-2] + held[..., 2:, 2:]
     edge = np.zeros((n, n), bool)
     edge[[0, -1], :] = edge[:, [0, -1]] = True

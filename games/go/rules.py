@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from boardq_games.go import count
-from boardq_games.go.planes import PLANES, fill_liberty_planes
+from boardq_games.go.planes import PLANES, fill_liberty_planes, held_around
 
 __all__ = ["COLOUR", "KO", "PASSES", "GoRules"]
 
@@ -188,10 +188,7 @@ class GoRules:
         cells = position[: self.points]
         mask[: self.points] = cells == 0
         # Only a point whose every neighbour is a stone can be suicide (MiniGo's shortcut).
-        size = self.size
-        padded = np.ones((size + 2, size + 2), np.int8)
-        padded[1:-1, 1:-1] = cells.reshape(size, size) != 0
-        stones = padded[:-2, 1:-1] + padded[2:, 1:-1] + padded[1:-1, :-2] + padded[1:-1, 2:]
+        stones = held_around(cells.reshape(self.size, self.size) != 0, True)
         surrounded = np.flatnonzero((cells == 0) & (stones.ravel() == 4))
         if len(surrounded):
             listed = cells.tolist()
