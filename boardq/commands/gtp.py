@@ -29,7 +29,7 @@ from boardq.commands.args import (
     searching_player,
 )
 
-__all__ = ["add_command", "run", "timed_act"]
+__all__ = ["add_command", "make_engine", "run", "timed_act"]
 
 MIN_SEARCH_SECONDS = 0.05
 """Below this, a move is the network's alone: no search fits."""
@@ -64,9 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from boardq.catalog import get_game
     from boardq.commands.agents import resolve_agent
     from boardq.errors import BoardqError
-    from boardq.play.gtp_analysis import NetworkAnalysis
-    from boardq.play.gtp_engine import AgentEngine
-    from boardq.records import agent_info, chosen_value
+    from boardq.records import agent_info
 
     game = get_game(args.game)
     if game.gtp is None:
@@ -78,20 +76,43 @@ def run(args: argparse.Namespace) -> int:
     player = searching_player(agent, args)
     how = how or "greedy"
     print(f"boardq gtp: {game.title}, the agent in {agent.path} ({how})", file=sys.stderr)
-    engine = AgentEngine(
+    version = f"{__version__} ({agent.path.name}, {how})"
+    info = agent_info(agent, **search_settings(args))
+    engine = make_engine(game, agent, player, version, info, args.move_time, args.resign_below)
+    engine.run(sys.stdin, sys.stdout)
+    return 0
+
+
+def make_engine(game, agent, player, version="", info=None, move_time=None, resign_below=None):
+    """The GTP engine of `boardq gtp`: `agent` playing `game` through `player`.
+
+    Args:
+        game: the game.
+        agent: the loaded agent (`boardq.players.agent.Agent`).
+        player: how it plays: the agent itself (the network alone) or one of its
+            searching players (`Agent.searcher`).
+        version: the engine's `version`.
+        info: how a game record names the agent (None: by the engine's name).
+        move_time: the most seconds a move may take (None: the clock's or the
+            player's own).
+        resign_below: the win rate it resigns below (None: never).
+    """
+    from boardq.play.gtp_analysis import NetworkAnalysis
+    from boardq.play.gtp_engine import AgentEngine
+    from boardq.records import chosen_value
+
+    return AgentEngine(
         game,
         timed_act(agent, player),
         "boardq",
-        f"{__version__} ({agent.path.name}, {how})",
-        agent=agent_info(agent, **search_settings(args)),
+        version,
+        agent=info,
         value=lambda observation, action: chosen_value(player, observation, action),
         analyse=getattr(player, "analyse", None) or NetworkAnalysis(agent.q_batch, game.rules),
         values=agent.q_values,
-        move_time=args.move_time,
-        resign_below=args.resign_below,
+        move_time=move_time,
+        resign_below=resign_below,
     )
-    engine.run(sys.stdin, sys.stdout)
-    return 0
 
 
 def timed_act(agent, player):
