@@ -20,6 +20,7 @@ from boardq import bounded
 from boardq.bounded import MAX_WHOLE_DIGITS, NumberTextError
 from boardq.config import GROUPS, NetworkConfig, TrainConfig
 from boardq.errors import EXIT_USAGE
+from boardq.players.search_spec import SearchSpec
 
 __all__ = [
     "Parser",
@@ -32,7 +33,7 @@ __all__ = [
     "number",
     "parse_bool",
     "parse_sizes",
-    "search_flag",
+    "search_spec",
     "search_settings",
     "search_words",
     "searching_player",
@@ -218,42 +219,26 @@ def add_search_options(p: argparse.ArgumentParser, who: str, search_help: str) -
     )
 
 
+def search_spec(args: argparse.Namespace) -> SearchSpec:
+    """The search the command line asks for (--search D, --move-time SEC, --visits N)."""
+    return SearchSpec.of(
+        args.search, getattr(args, "move_time", None), getattr(args, "visits", None)
+    )
+
+
 def search_words(args: argparse.Namespace) -> str:
     """How the command line asks the agent to search, for people ("" for not at all)."""
-    if getattr(args, "visits", None):
-        return f"tree search of {args.visits} visits a move"
-    if getattr(args, "move_time", None):
-        return f"tree search of {args.move_time:g} s a move"
-    if args.search:
-        return f"depth-{args.search} search"
-    return ""
-
-
-def search_flag(args: argparse.Namespace) -> str:
-    """The search option the command line gave ("--visits", "--move-time", "--search")."""
-    if getattr(args, "visits", None):
-        return "--visits"
-    return "--move-time" if getattr(args, "move_time", None) else "--search"
+    return search_spec(args).words()
 
 
 def search_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """The search asked for, as `agent_info` takes it: search_depth, move_time, visits."""
-    return {
-        "search_depth": args.search,
-        "move_time": getattr(args, "move_time", None),
-        "visits": getattr(args, "visits", None),
-    }
+    """The search asked for, as `agent_info` takes it."""
+    return {"search": search_spec(args)}
 
 
 def searching_player(agent, args: argparse.Namespace):
-    """The agent with the search the command line asks for (--search, --move-time, --visits)."""
-    if getattr(args, "visits", None):
-        return agent.searcher(visits=args.visits)
-    if getattr(args, "move_time", None):
-        return agent.searcher(move_time=args.move_time)
-    if args.search:
-        return agent.searcher(args.search)
-    return agent
+    """The agent with the search the command line asks for (`Agent.player`)."""
+    return agent.player(search_spec(args))
 
 
 def add_handicap_option(p: argparse.ArgumentParser, what: str) -> None:

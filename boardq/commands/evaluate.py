@@ -40,8 +40,7 @@ from boardq.commands.args import (
     add_search_options,
     handicap_of,
     number,
-    search_settings,
-    searching_player,
+    search_spec,
 )
 from boardq.commands.evaluate_report import SCORE_CONVENTION, format_results
 from boardq.commands.progress import GameProgress
@@ -253,12 +252,13 @@ def _play(args, game, factory, specs, recorder=None, handicap=None):
     from boardq.players.scored_match import ScoredMatch
     from boardq.records import agent_info, spec_info
 
-    player = searching_player(factory.evaluated, args)
+    search = search_spec(args)
+    player = factory.evaluated.player(search)
     progress = GameProgress(2 * args.games * len(specs))  # on stderr while the games play
     observers = rule_checks(game)
     watchers = [*observers, progress] + ([recorder] if recorder else [])
     if recorder:
-        player = recorder.seat(player, agent_info(factory.evaluated, **search_settings(args)))
+        player = recorder.seat(player, agent_info(factory.evaluated, search))
     results, engines, stop = {}, {}, None
     with progress:
         for spec in specs:

@@ -10,6 +10,7 @@ without a game says so, and the last line says why it stopped.
 from __future__ import annotations
 
 from boardq.commands.args import counted
+from boardq.players.search_spec import SearchSpec
 
 __all__ = ["SCORE_CONVENTION", "format_results"]
 
@@ -18,12 +19,10 @@ SCORE_CONVENTION = "mean points per game: win 1, draw 0.5, loss 0"
 
 def format_results(title: str, header: dict, results: dict[str, dict[str, float]]) -> list[str]:
     """The results as lines of text: one per opponent and seat, then both seats."""
-    depth, move_time = header["search_depth"], header.get("move_time_sec")
-    how = f"depth-{depth} search" if depth else "greedy, no search"
-    if move_time:
-        how = f"tree search of {move_time:g} s a move"
-    if header.get("visits"):
-        how = f"tree search of {header['visits']} visits a move"
+    search = SearchSpec.of(
+        header["search_depth"], header.get("move_time_sec"), header.get("visits")
+    )
+    how = search.words() or "greedy, no search"
     if header.get("symmetries", 1) > 1:
         how += f", values averaged over {header['symmetries']} symmetries"
         if header.get("symmetric_as_its_run_chose"):

@@ -33,10 +33,7 @@ from boardq.commands.args import (
     add_handicap_option,
     add_search_options,
     handicap_of,
-    search_flag,
-    search_settings,
-    search_words,
-    searching_player,
+    search_spec,
 )
 
 if TYPE_CHECKING:
@@ -111,10 +108,10 @@ def run(args: argparse.Namespace) -> int:
     from boardq.records import agent_info
 
     game = get_game(args.game)
-    how = search_words(args)
-    if how and game.rules is None:
-        flag = search_flag(args)
-        raise BoardqError(f"{flag} needs rules, and boardq has none for {game.title}")
+    search = search_spec(args)
+    how = search.words()
+    if search.searches and game.rules is None:
+        raise BoardqError(f"{search.flag()} needs rules, and boardq has none for {game.title}")
     if args.record:
         check_record_file(args.record, game)
     handicap = handicap_of(args, game)
@@ -125,15 +122,15 @@ def run(args: argparse.Namespace) -> int:
     ascii_only = args.ascii or not console.encoding.lower().startswith("utf")
     agent = resolve_agent(args, game)
     view = View(console, game.text, ascii_only)
-    searching = f", searching {args.search} moves ahead" if args.search else ""
-    if args.move_time or args.visits:
+    searching = f", searching {search.depth} moves ahead" if search.depth else ""
+    if search.visits or search.move_time:
         searching = f", {how}"
     if agent.symmetries > 1:
         searching += f", values averaged over {agent.symmetries} symmetries"
         if args.symmetric is None:
             searching += " as its run chose (--no-symmetric: the network alone)"
     view.say(f"{game.title} against {agent_title(agent, game)}{searching}", "bold")
-    advisor = searching_player(agent, args)
+    advisor = agent.player(search)
     session = Session(
         game,
         advisor,
@@ -142,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         hints=args.hints,
         search=how,
         record_to=args.record,
-        agent_info=agent_info(agent, **search_settings(args)),
+        agent_info=agent_info(agent, search),
         handicap=handicap,
         resign_below=args.resign_below,
         komi=komi_of(args, game),

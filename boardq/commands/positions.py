@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from boardq.commands.args import counted, search_words, searching_player
+from boardq.commands.args import counted, search_spec
 from boardq.errors import BoardqError
 
 __all__ = ["GAME_ONLY", "SHARE_ROWS", "format_share", "run"]
@@ -49,11 +49,11 @@ def run(args: argparse.Namespace) -> int:
     check_spec(PlayerSpec(Kind.AGENT, "agent", path=args.agent), game)
     with PlayerFactory(game, symmetric=None) as factory:
         agent = factory.agent(args.agent, symmetric=args.symmetric)
-        result = measure(searching_player(agent, args), found.positions, seen)
+        result = measure(agent.player(search_spec(args)), found.positions, seen)
     header = {
         "game": game.name,
         "agent": str(agent.path),
-        "search": search_words(args) or "none",
+        "search": search_spec(args).words() or "none",
         "symmetries": agent.symmetries,
         "positions_file": str(args.positions),
         "positions_made": found.header.get("about", ""),

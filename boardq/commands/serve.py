@@ -20,7 +20,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from boardq.commands import agents
-from boardq.commands.args import add_search_options, number, search_flag
+from boardq.commands.args import add_search_options, number, search_spec
 from boardq.errors import EXIT_OK, BoardqError
 
 if TYPE_CHECKING:
@@ -136,24 +136,20 @@ def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
             games,
             lambda game: agents.resolve_agent(args, game),
             None,
-            args.search,
-            args.move_time,
-            args.visits,
+            search_spec(args),
         )
         return app, ""
     game = _set_up(args, get_game(args.game), needs_komi=True)
-    if (args.search or args.move_time or args.visits) and game.rules is None:
-        flag = search_flag(args)
-        raise BoardqError(f"{flag} needs rules, and boardq has none for {game.title}")
+    search = search_spec(args)
+    if search.searches and game.rules is None:
+        raise BoardqError(f"{search.flag()} needs rules, and boardq has none for {game.title}")
     if args.search > max_depth_of(game):
         raise BoardqError(
             f"--search is at most {max_depth_of(game)} in {game.title} on the web board "
             "(deeper takes seconds a move; --move-time SEC gives the agent a time instead)"
         )
     agent = agents.resolve_agent(args, game)
-    app = WebApp(
-        {game.name: game}, lambda _: agent, game.name, args.search, args.move_time, args.visits
-    )
+    app = WebApp({game.name: game}, lambda _: agent, game.name, search)
     app.prepare(game)
     return app, f"{game.title} against {agents.agent_title(agent, game)}"
 

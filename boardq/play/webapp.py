@@ -56,6 +56,7 @@ from boardq.play.websearch import SharedAgent, max_depth_of
 from boardq.play.websession import WebSession
 from boardq.play.webstate import state_json
 from boardq.play.webstore import Sessions
+from boardq.players.search_spec import NETWORK, SearchSpec
 
 __all__ = ["Answer", "WebApp"]
 
@@ -81,10 +82,8 @@ class WebApp:
       agent_for: loads the agent of a game (asked once per game, when its first
         session starts); a `BoardqError` (no agent found, say) is the request's error.
       default: the game the page starts with; None: the page asks.
-      depth: the search depth new sessions start with, where the game has rules (at
-        most the game's `max_depth_of`).
-      move_time: or the time per move they start with (seconds, the tree search).
-      visits: or the visits a move of the tree search they start with.
+      search: how the agent searches in new sessions, where the game has rules (a depth
+        at most the game's `max_depth_of`).
     """
 
     def __init__(
@@ -92,15 +91,11 @@ class WebApp:
         games: dict[str, Game],
         agent_for: Callable[[Game], Any],
         default: str | None = None,
-        depth: int = 0,
-        move_time: float | None = None,
-        visits: int | None = None,
+        search: SearchSpec = NETWORK,
     ) -> None:
         self.games = games
         self.default = default
-        self.depth = depth
-        self.move_time = move_time
-        self.visits = visits
+        self.search = search
         self.sessions = Sessions()
         self._agent_for = agent_for
         self._agents: dict[str, SharedAgent] = {}
@@ -207,10 +202,9 @@ class WebApp:
                 depth, move_time = fields.get("depth"), fields.get("move_time")
                 visits = fields.get("visits")
                 if depth is None and move_time is None and visits is None and game.rules:
-                    depth = min(self.depth, max_depth_of(game))  # the server's start
-                    move_time = None if depth else self.move_time
-                    visits = None if depth or move_time else self.visits
-                    depth = None if move_time or visits else depth
+                    start = self.search  # the server's start
+                    move_time, visits = start.move_time, start.visits
+                    depth = min(start.depth, max_depth_of(game)) if start.depth else None
                 session.new_game(seat, depth, move_time, visits)
             except RequestError:
                 self.sessions.drop(session.id)

@@ -5,7 +5,8 @@ the tree search, `boardq.players.mcts`), which the page offers, the tree search'
 a move (the API's `visits`, `boardq serve --visits`, at most `MAX_VISITS`), or a
 fixed depth (the API's `depth`, `boardq serve --search`), at most `max_depth_of(game)`:
 the deepest depth whose typical move took under about 2 s on a two-core machine
-(docs/play.md has the figures). `search_words` says a search for people.
+(docs/play.md has the figures). `search_words` says a search for people
+(`SearchSpec.words`).
 `SharedAgent` is the `Advisor` of an agent that a game's sessions share. No HTTP and no
 TensorFlow here.
 """
@@ -18,6 +19,7 @@ from typing import Protocol
 import numpy as np
 
 from boardq.game import Game
+from boardq.players.search_spec import NETWORK, SearchSpec
 from boardq.records import PlayerInfo, agent_info, chosen_value
 
 __all__ = [
@@ -55,35 +57,17 @@ MAX_VISITS = 100_000
 
 
 class Advisor(Protocol):
-    """What a session needs of an agent; `depth`, `move_time`, `visits` say how it searches.
+    """What a session needs of an agent; `search` says how it searches (`SearchSpec`)."""
 
-    All unset (0, None, None): its network alone; `depth` D: D moves ahead (alpha-beta);
-    `move_time` SEC or `visits` N: a search tree grown SEC seconds or N visits a move.
-    """
-
-    def move(
-        self,
-        observation: dict,
-        depth: int = 0,
-        move_time: float | None = None,
-        visits: int | None = None,
-    ) -> tuple[int, float | None]:
+    def move(self, observation: dict, search: SearchSpec = NETWORK) -> tuple[int, float | None]:
         """Its move, and its value of that move (None where it has none)."""
         ...
 
-    def q_values(
-        self,
-        observation: dict,
-        depth: int = 0,
-        move_time: float | None = None,
-        visits: int | None = None,
-    ) -> np.ndarray:
+    def q_values(self, observation: dict, search: SearchSpec = NETWORK) -> np.ndarray:
         """Its value of every move (NaN for illegal ones)."""
         ...
 
-    def info(
-        self, depth: int = 0, move_time: float | None = None, visits: int | None = None
-    ) -> PlayerInfo:
+    def info(self, search: SearchSpec = NETWORK) -> PlayerInfo:
         """How a game record names it, searching so."""
         ...
 
@@ -95,15 +79,9 @@ def max_depth_of(game: Game) -> int:
     return min(MAX_DEPTH, MAX_DEPTHS.get(game.name, _OTHER_MAX_DEPTH))
 
 
-def search_words(depth: int, move_time: float | None, visits: int | None = None) -> str:
-    """How the agent searches, for people: "up to 1 s a move", "depth 3", "its network alone"."""
-    if visits:
-        return f"{visits} visits a move"
-    if move_time:
-        return f"up to {move_time:g} s a move"
-    if depth:
-        return f"depth {depth}"
-    return "its network alone"
+def search_words(search: SearchSpec) -> str:
+    """How the agent searches, for people: "tree search of 1 s a move", "its network alone"."""
+    return search.words() or "its network alone"
 
 
 class SharedAgent:
@@ -117,40 +95,17 @@ class SharedAgent:
         self._agent = agent
         self._lock = threading.Lock()
 
-    def _player(self, depth: int, move_time: float | None, visits: int | None):
-        if visits:
-            return self._agent.searcher(visits=visits)
-        if move_time:
-            return self._agent.searcher(move_time=move_time)
-        if depth:
-            return self._agent.searcher(depth)
-        return self._agent
-
-    def move(
-        self,
-        observation: dict,
-        depth: int = 0,
-        move_time: float | None = None,
-        visits: int | None = None,
-    ) -> tuple[int, float | None]:
+    def move(self, observation: dict, search: SearchSpec = NETWORK) -> tuple[int, float | None]:
         # One hold of the lock: the value comes from the search the move came from.
         with self._lock:
-            player = self._player(depth, move_time, visits)
+            player = self._agent.player(search)
             action = int(player.act(observation))
             value = chosen_value(player, observation, action)
         return action, (value if np.isfinite(value) else None)
 
-    def q_values(
-        self,
-        observation: dict,
-        depth: int = 0,
-        move_time: float | None = None,
-        visits: int | None = None,
-    ):
+    def q_values(self, observation: dict, search: SearchSpec = NETWORK):
         with self._lock:
-            return self._player(depth, move_time, visits).q_values(observation)
+            return self._agent.player(search).q_values(observation)
 
-    def info(
-        self, depth: int = 0, move_time: float | None = None, visits: int | None = None
-    ) -> PlayerInfo:
-        return agent_info(self._agent, depth, move_time, visits)
+    def info(self, search: SearchSpec = NETWORK) -> PlayerInfo:
+        return agent_info(self._agent, search)

@@ -28,6 +28,7 @@ from boardq.play.layout import BoardLayout
 from boardq.play.match import Match
 from boardq.play.webrequest import RequestError, seconds, whole_number
 from boardq.play.websearch import MAX_MOVE_TIME, MAX_VISITS, Advisor, max_depth_of, search_words
+from boardq.players.search_spec import SearchSpec
 from boardq.records import GameLog, GameRecord, PlayerInfo
 
 __all__ = ["WebSession"]
@@ -145,7 +146,7 @@ class WebSession:
     def hints(self) -> dict[str, Any]:
         """The agent's values of the person's legal moves (+1 a win, -1 a loss)."""
         self._check_turn(None)
-        values = self.agent.q_values(self.match.observation(), *self._search())
+        values = self.agent.q_values(self.match.observation(), self._search())
         legal = np.flatnonzero(self.match.legal())
         return {
             "session": self.id,
@@ -167,7 +168,7 @@ class WebSession:
         record says how it searched, in order.
         """
         log = self.log
-        agent = self.agent.info(*self._search())
+        agent = self.agent.info(self._search())
         if len(self._searches) > 1:
             searched = ", then ".join(self._searches)
             agent = PlayerInfo(
@@ -193,9 +194,9 @@ class WebSession:
         self.match.close()
 
     # -- helpers ----------------------------------------------------------------------
-    def _search(self) -> tuple[int, float | None, int | None]:
-        """How the agent searches, as its methods take it: depth, move_time, visits."""
-        return self.depth, self.move_time, self.visits
+    def _search(self) -> SearchSpec:
+        """How the agent searches, as its methods take it."""
+        return SearchSpec.of(self.depth, self.move_time, self.visits)
 
     def _check_turn(self, ply: Any) -> None:
         if self.match.over:
@@ -223,11 +224,11 @@ class WebSession:
         """The agent moves while it is its turn; the result is counted at the end."""
         while not self.match.over and self.match.to_move != self.seat:
             t0 = time.perf_counter()
-            action, value = self.agent.move(self.match.observation(), *self._search())
+            action, value = self.agent.move(self.match.observation(), self._search())
             took = time.perf_counter() - t0
             self.match.play(int(action))
             self.log.add(int(action), took, value)
-            words = search_words(*self._search())
+            words = search_words(self._search())
             if not self._searches or self._searches[-1] != words:
                 self._searches.append(words)
             self.message = f"The agent played {self.game.text.describe(int(action))}."

@@ -23,6 +23,7 @@ from boardq.dqn.policies import masked_argmax
 from boardq.errors import AgentFileError, BoardqError
 from boardq.players.agentfile import agent_file, chosen_symmetric, network_of, read_agent
 from boardq.players.search import DEFAULT_DISCOUNT
+from boardq.players.search_spec import SearchSpec
 from boardq.players.searchers import NoRulesError, Searchers
 from boardq.pruning import pruned_mask, prunes
 from boardq.settings import NetworkConfig
@@ -223,8 +224,9 @@ class Agent:
           move_time: or of a tree search of that many seconds a move.
         """
         planes, mask = self._check(observation)
-        if search_depth or visits is not None or move_time is not None:
-            return self.searcher(search_depth or None, move_time, visits).q_values(observation)
+        search = SearchSpec.of(search_depth, move_time, visits)
+        if search.searches:
+            return self.player(search).q_values(observation)
         q = self.q_batch(planes[None])[0].astype(np.float64)
         q[~mask] = np.nan
         return q
@@ -242,10 +244,23 @@ class Agent:
         With `visits` or `move_time`, the tree search's move (the most visited).
         """
         planes, mask = self._check(observation)
-        if search_depth or visits is not None or move_time is not None:
-            return self.searcher(search_depth or None, move_time, visits).act(observation)
+        search = SearchSpec.of(search_depth, move_time, visits)
+        if search.searches:
+            return self.player(search).act(observation)
         q = self.q_batch(planes[None])[0]
         return int(masked_argmax(q, mask))
+
+    def player(self, search: SearchSpec):
+        """The agent playing with `search` (kept for reuse): itself for the network alone.
+
+        A tree search (`boardq.players.mcts.TreeSearchPlayer`) keeps its tree between
+        the moves of a game; the alpha-beta is `boardq.players.search.SearchPlayer`.
+        Both are built by `boardq.players.search_spec.build_player`.
+
+        Raises:
+          ValueError: a search for a game whose rules boardq does not know.
+        """
+        return self._searchers.get(search) if search.searches else self
 
     def searcher(
         self,
@@ -253,18 +268,20 @@ class Agent:
         move_time: float | None = None,
         visits: int | None = None,
     ):
-        """A searching player of this agent (kept for reuse), one of three kinds.
+        """The searching player of exactly one of `depth`, `move_time` or `visits`.
 
-        `depth` D: the alpha-beta to D plies (`boardq.players.search.SearchPlayer`).
-        `visits` N or `move_time` SEC: the tree search (`boardq.players.mcts.
-        TreeSearchPlayer`), N visits or SEC seconds a move; it keeps its tree between
-        the moves of a game. How both are made: `boardq.players.searchers`.
+        `depth` D: the alpha-beta to D plies; `visits` N or `move_time` SEC: the tree
+        search (`SearchSpec.of` says how the three values name a search; `player`).
 
         Raises:
           ValueError: not exactly one of them, a bad one, or a game whose rules boardq
             does not know.
         """
-        return self._searchers.get(depth, move_time, visits)
+        if len([x for x in (depth, move_time, visits) if x is not None]) != 1:
+            raise ValueError("a search needs one of a depth, visits or a time per move")
+        if depth is not None:
+            return self.player(SearchSpec.alpha_beta(depth=depth))
+        return self.player(SearchSpec.of(None, move_time, visits))
 
     def alpha_beta(self, depth: int | None = None, move_time: float | None = None):
         """The alpha-beta `boardq.players.search.SearchPlayer` of this agent (kept for reuse).
@@ -272,7 +289,7 @@ class Agent:
         It searches `depth` plies, or as deep as `move_time` seconds a move allow
         (iterative deepening: kept for comparisons with the tree search).
         """
-        return self._searchers.alpha_beta(depth, move_time)
+        return self.player(SearchSpec.alpha_beta(depth, move_time))
 
     def weights(self) -> list[np.ndarray]:
         return self._model.get_weights()

@@ -64,7 +64,7 @@ def _check_gtp(spec: PlayerSpec, game, need_path: bool) -> None:
 
 
 def _check_search(spec: PlayerSpec, game, need_path: bool) -> None:
-    if game.rules is None and spec.depth:
+    if game.rules is None and spec.search.searches:
         raise BoardqError(
             f"{spec.name}: lookahead needs rules, and boardq has none for {game.title}"
         )
@@ -198,8 +198,8 @@ class PlayerFactory:
             Kind.PERFECT: lambda spec, seed: PerfectPlayer(game.rules, seed=seed),
             Kind.MCTS: self._mcts,
             Kind.AGENT: lambda spec, seed: self.agent(spec.path, self.symmetric),
-            Kind.SEARCH: self._search,
-            Kind.TREE: self._tree,
+            Kind.SEARCH: self._searching,
+            Kind.TREE: self._searching,
             Kind.GTP: self._gtp,
         }
 
@@ -248,12 +248,7 @@ class PlayerFactory:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _search(self, spec: PlayerSpec, seed: int):
+    def _searching(self, spec: PlayerSpec, seed: int):
+        """`search:D` and `tree:...`: the agent (evaluated, or at the path) with its search."""
         agent = self.evaluated if spec.path is None else self.agent(spec.path, self.symmetric)
-        return agent.searcher(spec.depth) if spec.depth else agent
-
-    def _tree(self, spec: PlayerSpec, seed: int):
-        agent = self.evaluated if spec.path is None else self.agent(spec.path, self.symmetric)
-        if spec.visits:
-            return agent.searcher(visits=spec.visits)
-        return agent.searcher(move_time=spec.move_time)
+        return agent.player(spec.search)

@@ -2,7 +2,9 @@
 
 The `search_visits` setting's lever. In each actor the last game of its batch plays
 every move by the best-first tree search (`boardq.players.mcts`) over the acting
-snapshot, `visits` visits a move, its tree kept between the moves of the game; the
+snapshot, `visits` visits a move, its tree kept between the moves of the game, built
+as play builds it (`boardq.players.search_spec.build_player`: the run's pruned moves
+left out, the pass searched only where it ends the game, is settled or forced); the
 other games play as before. The search's moves reach training twice:
 
 - as the moves of that game, which become transitions like any other (Expert
@@ -31,6 +33,7 @@ from collections.abc import Callable
 import numpy as np
 
 from boardq.dqn.transitions import Chunk, empty_columns
+from boardq.players.search_spec import SearchSpec, build_player, searched_rules
 from boardq.settings import ConfigError
 
 __all__ = ["MIN_VISITS", "SearchMoves", "make_search_moves"]
@@ -44,11 +47,13 @@ class SearchMoves:
     """The searched game of one actor's batch: its moves, and the targets its searches give.
 
     Args:
-      rules: the game's rules (`boardq.game.Rules`).
+      rules: the game's rules as the run's search expands them
+        (`boardq.players.search_spec.searched_rules`: its pruned moves left out).
       q_fn: Q-values of a batch of int8 planes under the newest snapshot
         (the actor's act function without its version).
       visits: the search's visits a move.
       discount: the run's discount per move (the tree's g).
+      pass_action: the game's pass, if it has one (searched as at play).
       obs_shape, num_actions: the game's.
       row: the searched game's row in the actor's batch.
     """
@@ -62,10 +67,10 @@ class SearchMoves:
         obs_shape: tuple[int, ...],
         num_actions: int,
         row: int,
+        pass_action: int | None = None,
     ):
-        from boardq.players.mcts import TreeSearchPlayer
-
-        self.player = TreeSearchPlayer(rules, q_fn, visits=visits, discount=discount)
+        search = SearchSpec.tree_search(visits=visits)
+        self.player = build_player(search, rules, q_fn, discount, pass_action)
         self._obs_shape, self._num_actions = tuple(obs_shape), int(num_actions)
         self.row = int(row)
         self.searches = 0
@@ -122,12 +127,14 @@ def make_search_moves(config, game, q_fn, games: int) -> SearchMoves | None:
             f"search_visits needs a game with rules to search; {game.name} has none: "
             "set search_visits to 0"
         )
+    pruned = game.pruned_moves if config.prune_moves else None
     return SearchMoves(
-        game.rules,
+        searched_rules(game.rules, pruned),
         q_fn,
         config.search_visits,
         config.discount,
         game.obs_shape,
         game.num_actions,
         row=games - 1,
+        pass_action=game.setup.pass_action,
     )

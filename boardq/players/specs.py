@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from boardq.players.search_spec import NETWORK, SearchSpec
 from boardq.settings import ConfigError
 
 __all__ = [
@@ -68,9 +69,8 @@ class PlayerSpec:
         kind: the kind of player.
         name: its canonical text (how tables and JSON name it).
         simulations: MCTS simulations per move.
-        depth: search depth (`search`).
-        visits: the tree search's visits a move (`tree:N`).
-        move_time: or its seconds a move (`tree:SECs`).
+        search: how an agent of `search:D` or `tree:...` searches (`SearchSpec`;
+            `search:0` is the network alone).
         path: the agent file or run directory (`agent`; `search`, `tree` with a path).
         command: the engine's command line (`gtp`).
     """
@@ -78,9 +78,7 @@ class PlayerSpec:
     kind: Kind
     name: str
     simulations: int = 0
-    depth: int = 0
-    visits: int = 0
-    move_time: float = 0.0
+    search: SearchSpec = NETWORK
     path: str | None = None
     command: str | None = None
 
@@ -124,7 +122,8 @@ def _command(arg: str | None) -> dict[str, Any]:
 
 def _search(arg: str | None) -> dict[str, Any]:
     depth, _, path = (arg or "").partition(":")
-    return {"depth": _whole(depth, "search plies", 0), "path": path or None}
+    search = SearchSpec.of(depth=_whole(depth, "search plies", 0))
+    return {"search": search, "path": path or None}
 
 
 def _tree(arg: str | None) -> dict[str, Any]:
@@ -136,8 +135,9 @@ def _tree(arg: str | None) -> dict[str, Any]:
             seconds = float("nan")
         if not (math.isfinite(seconds) and seconds > 0):
             raise ValueError(f"expected seconds > 0 as in tree:0.5s, got {budget!r}")
-        return {"move_time": seconds, "path": path or None}
-    return {"visits": _whole(budget, "visits", 1), "path": path or None}
+        return {"search": SearchSpec.tree_search(move_time=seconds), "path": path or None}
+    visits = _whole(budget, "visits", 1)
+    return {"search": SearchSpec.tree_search(visits=visits), "path": path or None}
 
 
 SYNTAX: dict[Kind, tuple[str, Callable[[str | None], dict[str, Any]]]] = {

@@ -1,9 +1,9 @@
 r"""Strength against thinking time: an agent's score at several times a move, per search.
 
 For one game, agent and opponent, `measure` plays `games_per_seat` games from each seat
-for every (search, time a move) cell: the tree search (`Agent.searcher(move_time=SEC)`)
-and the timed alpha-beta (`Agent.alpha_beta(move_time=SEC)`, iterative deepening), the
-same seeds and openings for every cell. Each finished cell is one JSON line in a file,
+for every (search, time a move) cell: the tree search and the timed alpha-beta
+(iterative deepening), each a `SearchSpec` of SEC seconds a move, the same seeds and
+openings for every cell. Each finished cell is one JSON line in a file,
 so a long measurement can be stopped and carried on: the cells a file holds are not
 played again. A cell that an engine or Ctrl-C stops is written as far as it went (with
 `"stopped"`; the table marks it) and played again, whole, the next time. `table` and
@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from boardq.players.search_spec import SearchKind, SearchSpec
+
 __all__ = ["SEARCHES", "Cell", "load_rows", "measure", "plot", "table"]
 
 SEARCHES = ("tree", "alpha-beta")
@@ -47,13 +49,13 @@ class Cell:
 
 
 def _player(agent, search: str, move_time: float):
-    if search == "tree":
-        player = agent.searcher(move_time=move_time)
+    if search not in SEARCHES:
+        raise ValueError(f"search must be one of {', '.join(SEARCHES)}, got {search!r}")
+    spec = SearchSpec(SearchKind(search), move_time=move_time)
+    player = agent.player(spec)
+    if hasattr(player, "forget"):
         player.forget()  # each cell starts from a fresh tree
-        return player
-    if search == "alpha-beta":
-        return agent.alpha_beta(move_time=move_time)
-    raise ValueError(f"search must be one of {', '.join(SEARCHES)}, got {search!r}")
+    return player
 
 
 def load_rows(path: str | Path) -> list[dict]:

@@ -35,25 +35,17 @@ __all__ = [
 ]
 
 
-def agent_info(
-    agent, search_depth: int = 0, move_time: float | None = None, visits: int | None = None
-) -> PlayerInfo:
+def agent_info(agent, search=None) -> PlayerInfo:
     """How a record names an agent (`boardq.players.agent.Agent`): its file and its search.
 
-    `search_depth`: the alpha-beta's depth; `move_time` or `visits`: the tree search's
-    time or visits a move.
+    `search`: how it searched (`boardq.players.search_spec.SearchSpec`; None: the network
+    alone).
     """
     details: dict[str, Any] = {"kind": "agent", "path": str(agent.path)}
     name = f"boardq agent {agent.path}"
-    if search_depth:
-        details["search_depth"] = search_depth
-        name += f", search depth {search_depth}"
-    if move_time:
-        details["move_time_sec"] = move_time
-        name += f", tree search of {move_time:g} s a move"
-    if visits:
-        details["visits"] = visits
-        name += f", tree search of {visits} visits a move"
+    if search is not None and search.searches:
+        details.update(search.settings())
+        name += f", {search.words()}"
     symmetries = int(getattr(agent, "symmetries", 1))
     if symmetries > 1:
         details["symmetries"] = symmetries
@@ -64,7 +56,12 @@ def agent_info(
 def spec_info(spec) -> PlayerInfo:
     """How a record names a player of a spec (`boardq.players.specs.PlayerSpec`)."""
     details: dict[str, Any] = {"kind": spec.kind.value, "spec": spec.name}
-    for key in ("simulations", "depth", "visits", "move_time", "path", "command"):
+    search = spec.search
+    fields = {"depth": search.depth, "visits": search.visits, "move_time": search.move_time}
+    for key, value in {"simulations": spec.simulations, **fields}.items():
+        if value:
+            details[key] = value
+    for key in ("path", "command"):
         value = getattr(spec, key, None)
         if value:
             details[key] = value

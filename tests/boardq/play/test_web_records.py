@@ -105,7 +105,7 @@ def test_undo_takes_moves_out_of_the_record_and_a_changed_search_is_named(web_cl
     assert "search of 0.5 s a move" in agent.name and agent.details["move_time_sec"] == 0.5
     state = web_client.ok("POST", path(state, "move"), {"action": 1})
     [record] = parse_records(saved(web_client, state, "jsonl")[1], "x.jsonl").records
-    assert "searched its network alone, then up to 0.5 s a move" in record.players[1].name
+    assert "searched its network alone, then tree search of 0.5 s a move" in record.players[1].name
 
 
 def test_a_bad_download_request_is_one_line(web_client):

@@ -12,6 +12,7 @@ from boardq.config import NetworkConfig
 from boardq.play.webapp import WebApp
 from boardq.players.agent import Agent
 from boardq.players.agentfile import export_agent
+from boardq.players.search_spec import SearchSpec
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,7 @@ def ask(app, method, path, fields=None):
 )
 def test_a_server_started_with_a_tree_search_starts_its_sessions_so(agent, server, expected):
     game = get_game("tictactoe")
-    app = WebApp({game.name: game}, lambda _: agent, game.name, **server)
+    app = WebApp({game.name: game}, lambda _: agent, game.name, SearchSpec.tree_search(**server))
     state = ask(app, "POST", "/api/sessions", {"game": "tictactoe"})
     assert (state["visits"], state["move_time"], state["depth"]) == expected
     session = f"/api/sessions/{state['session']}"

@@ -12,9 +12,11 @@ from boardq.errors import AgentFileError, BoardqError
 from boardq.players.agentfile import export_agent
 from boardq.players.factory import PlayerFactory, check_spec
 from boardq.players.opponents import PerfectPlayer, RandomPlayer, WinBlockPlayer
+from boardq.players.search_spec import NETWORK, SearchSpec
 from boardq.players.specs import Kind, PlayerSpec, parse_league_player, parse_spec
 from boardq_games import get_game
 
+AB3 = SearchSpec.alpha_beta(depth=3)
 TTT = get_game("tictactoe")
 C4 = get_game("connect_four")
 
@@ -36,13 +38,24 @@ def tiny_agent(path, game, info: dict | None = None) -> str:
         ("perfect", PlayerSpec(Kind.PERFECT, "perfect")),
         ("mcts:200", PlayerSpec(Kind.MCTS, "mcts:200", simulations=200)),
         ("agent:runs/a b.npz", PlayerSpec(Kind.AGENT, "agent:runs/a b.npz", path="runs/a b.npz")),
-        ("search:0", PlayerSpec(Kind.SEARCH, "search:0", depth=0)),
-        ("search:3:x.npz", PlayerSpec(Kind.SEARCH, "search:3:x.npz", depth=3, path="x.npz")),
-        ("tree:400", PlayerSpec(Kind.TREE, "tree:400", visits=400)),
-        ("tree:0.5s", PlayerSpec(Kind.TREE, "tree:0.5s", move_time=0.5)),
+        ("search:0", PlayerSpec(Kind.SEARCH, "search:0", search=NETWORK)),
+        (
+            "search:3:x.npz",
+            PlayerSpec(Kind.SEARCH, "search:3:x.npz", search=AB3, path="x.npz"),
+        ),
+        ("tree:400", PlayerSpec(Kind.TREE, "tree:400", search=SearchSpec.tree_search(400))),
+        (
+            "tree:0.5s",
+            PlayerSpec(Kind.TREE, "tree:0.5s", search=SearchSpec.tree_search(move_time=0.5)),
+        ),
         (
             "tree:2s:bundled:go",
-            PlayerSpec(Kind.TREE, "tree:2s:bundled:go", move_time=2.0, path="bundled:go"),
+            PlayerSpec(
+                Kind.TREE,
+                "tree:2s:bundled:go",
+                search=SearchSpec.tree_search(move_time=2.0),
+                path="bundled:go",
+            ),
         ),
     ],
 )
