@@ -13,15 +13,21 @@ As the playouts of Monte Carlo Go programs do not pass while another move is lef
 
 - where the pass ends the game (the opponent has just passed): its value is then the
   game's exact result, so the search ends a won game and plays on in a lost count;
-- where the position is settled, if the rules can tell (`settled(board)`: Go's, where
-  both colours have stones and no empty region touches both): what is left to play
-  is inside someone's area, and a pass answered by a pass is the exact count;
+- where the mover may pass safely, if the rules can tell (`safe_to_pass(board)`: Go's,
+  where every group of the mover's is unconditionally alive or in seki and what is
+  left to play is seki or someone's area, `boardq_games.go.life`): the opponent, playing
+  on, can take nothing, and the mover need not fill its own area or a shared liberty;
 - or where it is the only legal move (a forced pass, Othello's).
 
-Everywhere else, for both sides, the pass is not searched: while a boundary is open
-the tree plays on, and once the board is settled it may pass, rather than fill its
-own area down to its eyes while the opponent plays on (what Go's 3-stone games showed
-without the settled case, docs/search.md, "The pass").
+Everywhere else, for both sides, the pass is not searched: while a boundary is open or
+a group of the mover's can still be taken, the tree plays on. A board where no empty
+region touches both colours (Go's `settled`) is not enough: the count of two passes
+there takes a group with one eye for alive, and GNU Go with `--capture-all-dead`,
+playing on, took every group the agent had left that way (docs/search.md, "The pass").
+
+Where the pass is left out, a node's moves are not all the position's: the tree may
+prove such a node won (a move that wins is enough), never drawn or lost
+(`searched_moves` says which nodes; `boardq.players.proven`).
 
 Chosen by `TreeConfig.pass_to_end` (on by default) for a game with a pass action;
 a no-op in games whose pass is only ever forced. numpy only.
@@ -42,9 +48,9 @@ __all__ = ["PassToEnd"]
 
 
 class PassToEnd:
-    """`rules` whose legal moves keep the pass where it ends the game, is settled or forced.
+    """`rules` whose legal moves keep the pass where it ends the game, is safe or forced.
 
-    Everything but `legal_mask` is the rules' own.
+    Everything but `legal_mask` and `searched_moves` is the rules' own.
 
     Args:
       rules: the game's rules (`boardq.game.Rules`).
@@ -54,20 +60,24 @@ class PassToEnd:
     def __init__(self, rules: Rules, pass_action: int) -> None:
         self.rules = rules
         self.pass_action = int(pass_action)
-        self._settled = getattr(rules, "settled", None)
+        self._safe = getattr(rules, "safe_to_pass", None)
 
     def __getattr__(self, name: str):
         return getattr(self.rules, name)
 
     def legal_mask(self, board: np.ndarray) -> np.ndarray:
+        return self.searched_moves(board)[0]
+
+    def searched_moves(self, board: np.ndarray) -> tuple[np.ndarray, bool]:
+        """The moves searched at `board`, and whether a legal move (the pass) is left out."""
         mask = self.rules.legal_mask(board)
         p = self.pass_action
         if not mask[p] or np.count_nonzero(mask) == 1:
-            return mask
+            return mask, False
         if end_value(self.rules, self.rules.apply(board, p)) is not None:
-            return mask  # the opponent passed: this pass ends the game
-        if self._settled is not None and self._settled(board):
-            return mask  # nothing is left between the colours
+            return mask, False  # the opponent passed: this pass ends the game
+        if self._safe is not None and self._safe(board):
+            return mask, False  # nothing of the mover's can be taken
         mask = np.array(mask, bool)
         mask[p] = False
-        return mask
+        return mask, True

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from boardq_games.go import count
+from boardq_games.go import count, life
 from boardq_games.go.planes import PLANES, fill_liberty_planes, held_around
 
 __all__ = ["COLOUR", "KO", "PASSES", "GoRules"]
@@ -280,10 +280,14 @@ class GoRules:
     def settled(self, position: np.ndarray) -> bool:
         """Whether both colours have stones and every empty region touches one colour only.
 
-        Nothing is left between the colours (`boardq_games.go.count.settled`): the tree
-        search at play may pass here (`boardq.players.passing`).
+        Nothing is left between the colours (`boardq_games.go.count.settled`), though a
+        group may still be taken (`safe_to_pass`).
         """
         return count.settled(self.checked(position)[: self.points], self.size, self._near)
+
+    def safe_to_pass(self, position: np.ndarray) -> bool:
+        """Whether the mover may pass, none of its groups open to capture (`go.life`)."""
+        return life.safe_to_pass(self.checked(position)[: self.points], self.size, self._near)
 
     def winner(self, position: np.ndarray) -> int:
         """Once the game is over, +1 if the mover has won, -1 if the opponent; else 0.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from agent_files import random_agent
-from stub_nets import Preference, observation
+from stub_nets import Linear, Preference, observation
 
 from boardq.players.agent import Agent
 from boardq.players.mcts import TreeConfig, TreeSearchPlayer
@@ -72,30 +72,79 @@ def test_after_the_opponents_pass_a_lost_count_plays_on():
 
 
 # Black holds columns a-b (8 points), white c-d (8) and komi 0.5; white to move. Nothing
-# is left between the colours: what is left to play is inside someone's area.
+# is left between the colours, but neither side's groups are unconditionally alive:
+# black may still invade white's column d, so white's pass is not searched.
 SETTLED = position(1, 2, 5, 6, 9, 10, 13, 14, 0)
+# Both sides' groups have two eyes, white to move and ahead by komi: nothing is left to
+# play, nothing can be taken.
+TWO_EYES_EACH = position(PASS, 1, 8, 3, 9, 4, 10, 5, 11, 6, 13, 7, 15)
 
 
-def test_in_a_settled_position_the_pass_is_searched():
+def test_on_a_settled_board_the_pass_waits_for_groups_that_cannot_be_taken():
     assert GO4.settled(SETTLED) and not GO4.settled(MIDDLE_GAME)
-    assert PassToEnd(GO4, PASS).legal_mask(SETTLED)[PASS]
+    assert not GO4.safe_to_pass(SETTLED)
+    assert not PassToEnd(GO4, PASS).legal_mask(SETTLED)[PASS]
     player = TreeSearchPlayer(GO4, LIKES_PASSING, visits=100, pass_action=PASS)
     obs = observation(GO4, SETTLED)
-    assert player.act(obs) == PASS  # rather than a stone in its own area
+    assert player.act(obs) != PASS
+    assert np.isnan(player.q_values(obs)[PASS])
+
+
+def test_where_the_movers_groups_are_unconditionally_alive_the_pass_is_searched():
+    assert GO4.safe_to_pass(TWO_EYES_EACH)
+    assert PassToEnd(GO4, PASS).legal_mask(TWO_EYES_EACH)[PASS]
+    player = TreeSearchPlayer(GO4, LIKES_PASSING, visits=100, pass_action=PASS)
+    obs = observation(GO4, TWO_EYES_EACH)
+    assert player.act(obs) == PASS  # rather than a stone in its own eye
     assert not np.isnan(player.q_values(obs)[PASS])
 
 
-def test_rules_without_settled_positions_search_the_pass_only_to_end_the_game():
-    class Unsettled:  # Go's rules but for the settled positions
+def go_position(rules: GoRules, rows: list[str]) -> np.ndarray:
+    """Black to move (X), white's stones O, no pass just played."""
+    board = rules.start()
+    board[: rules.points] = [{"X": 1, "O": -1, ".": 0}[c] for row in rows for c in row]
+    return board
+
+
+def test_a_group_that_can_still_be_taken_is_not_passed_away():
+    """Black leads the count by 37.5 with a group in white's corner counted alive; white
+    takes it by capturing A8 (B9 is a false eye), so a pass there loses it."""
+    rules = GoRules(9, 7.5)
+    board = go_position(
+        rules,
+        [".X.XOX.X.", "XXXOOXXXX", "OOOOOX...", "....OX...", "OOOOOX...", *["XXXXXXXXX"] * 4],
+    )
+    assert rules.settled(board) and rules.score(board) == 37.5
+    likes_passing = Preference(82, [81, *range(81)])
+    player = TreeSearchPlayer(rules, likes_passing, visits=200, pass_action=81)
+    assert player.act(observation(rules, board)) != 81
+
+
+def test_in_seki_the_tree_may_pass_rather_than_fill_a_shared_liberty():
+    """5x5: black's chain (eye A5) and white's (eye E5) share C3, which neither can fill
+    but by putting its own chain in atari; black leads the count by 3.5. The only moves
+    besides the pass are C3 and black's own eye, both suicidal."""
+    rules = GoRules(5, 0.5)
+    board = go_position(rules, [".XXO.", "XXXOO", "XX.OO", "XXXOO", "XXXOO"])
+    assert np.flatnonzero(rules.legal_mask(board)).tolist() == [0, 12, 25]
+    assert not rules.settled(board) and rules.safe_to_pass(board)
+    knows_nothing = Linear(rules)
+    knows_nothing.w[:] = knows_nothing.b[:] = 0.0
+    player = TreeSearchPlayer(rules, knows_nothing, visits=400, pass_action=25)
+    assert player.act(observation(rules, board)) == 25
+
+
+def test_rules_that_cannot_tell_a_safe_pass_search_it_only_to_end_the_game():
+    class Unjudged:  # Go's rules but for the safe passes
         def __init__(self, rules):
             self.rules = rules
 
         def __getattr__(self, name):
-            if name == "settled":
+            if name == "safe_to_pass":
                 raise AttributeError(name)
             return getattr(self.rules, name)
 
-    assert not PassToEnd(Unsettled(GO4), PASS).legal_mask(SETTLED)[PASS]
+    assert not PassToEnd(Unjudged(GO4), PASS).legal_mask(TWO_EYES_EACH)[PASS]
 
 
 def test_a_forced_pass_is_played():
