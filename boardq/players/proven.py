@@ -10,7 +10,9 @@ A position is proven
   win may lie among the edges not proven yet, so that is what the search has shown, a
   win in at most so many moves);
 - drawn or lost, once all its edges are proven and none wins: worth its best edge (a
-  draw if any edge draws, else its slowest loss).
+  draw if any edge draws, else its slowest loss); but only if its edges are all its
+  legal moves. Where the search left a move out (the pass, `boardq.players.passing`),
+  the position can be proven won, never drawn or lost: the move left out may do better.
 
 The search never descends into a proven edge again (its mean is its exact value), and a
 proven root needs no more search. Here are the rules, pure functions over a node's
@@ -35,18 +37,21 @@ class Provable(Protocol):
 
     exact: np.ndarray
     proven: float
+    partial: bool
 
 
-def position_value(exact: np.ndarray) -> float:
+def position_value(exact: np.ndarray, partial: bool = False) -> float:
     """The proven value of a position, from its mover's view, or NaN: not proven.
 
     Args:
         exact: float [E], each edge's proven value (NaN: not proven).
+        partial: whether a legal move of the position has no edge (left out of the
+            search): then only a win is a proof.
     """
     wins = exact > 0  # NaN compares False
     if wins.any():
         return float(exact[wins].max())
-    if np.isnan(exact).any():
+    if partial or np.isnan(exact).any():
         return math.nan
     return float(exact.max()) + 0.0  # -g * 0.0 is -0.0: a draw is 0
 
@@ -89,7 +94,7 @@ def settle(path: list[tuple[Provable, int]], g: float) -> None:
     """
     for depth in range(len(path) - 1, -1, -1):
         node = path[depth][0]
-        value = position_value(node.exact)
+        value = position_value(node.exact, node.partial)
         if math.isnan(value):
             return
         node.proven = value

@@ -137,7 +137,10 @@ def grow(
 
 def _expand(node: Node, q: np.ndarray, rules: Rules, config: TreeConfig, g: float, ply: int):
     """Values a node `ply` plies below the root: the network's, a win found by a scan."""
-    node.expand(q, rules.legal_mask(node.board), config, g)
+    searched = getattr(rules, "searched_moves", None)  # the pass left out, at times
+    legal, partial = searched(node.board) if searched else (rules.legal_mask(node.board), False)
+    node.expand(q, legal, config, g)
+    node.partial = partial
     if ply < config.scan_plies:
         node.scan(rules)
         node.value = float(node.q0.max())

@@ -80,6 +80,8 @@ class Node:
         children: the node each edge leads to (None: not made, or the game ended).
         value: the network's value of the position (its mover's view).
         proven: the position's proven value (its mover's view; NaN: not proven).
+        partial: whether a legal move was left out of its edges (the pass where
+            `boardq.players.passing` leaves it out): it can be proven won, not lost.
     """
 
     __slots__ = (
@@ -89,6 +91,7 @@ class Node:
         "exact",
         "key",
         "n",
+        "partial",
         "pending",
         "prior",
         "proven",
@@ -105,6 +108,7 @@ class Node:
         self.actions: np.ndarray | None = None
         self.value = 0.0
         self.proven = math.nan
+        self.partial = False
         self.pending = False  # waiting for the network in the batch being gathered
         self.scanned = False  # every move tried for an end of the game
 
@@ -164,13 +168,17 @@ class Node:
     def select(self, c_puct: float) -> int:
         """The edge PUCT descends through, virtual losses counted as losses.
 
-        Proven edges are never chosen; a node not proven has an edge that is not. This
-        runs at every ply of every descent: a node of a few edges is scored in a Python
-        loop, whose floats are numpy's own, where numpy's cost a call outweighs its
+        Proven edges are never chosen while one is open (a partial node may have none
+        open and not be proven: then its best proven edge, what it is worth). This runs
+        at every ply of every descent: a node of a few edges is scored in a Python loop,
+        whose floats are numpy's own, where numpy's cost a call outweighs its
         arithmetic (`puct_small`); a wide one in numpy (`puct_wide`). Both choose alike.
         """
         choose = puct_small if len(self.n) <= SMALL_NODE else puct_wide
-        return choose(self.n, self.vloss, self.w, self.q0, self.prior, self.exact, c_puct)
+        edge = choose(self.n, self.vloss, self.w, self.q0, self.prior, self.exact, c_puct)
+        if self.exact[edge] == self.exact[edge]:  # all proven, yet open: a partial node
+            edge = int(np.argmax(self.exact))  # its best proven edge is its value
+        return edge
 
     def ranked(self) -> np.ndarray:
         """The edges, best first (`boardq.players.proven.ranked`)."""

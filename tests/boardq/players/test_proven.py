@@ -69,7 +69,7 @@ def check_tree(node) -> None:
     """Visits add up, no virtual loss is left, and every proof follows from the edges'."""
     assert node.visits == 1 + node.n.sum()
     assert np.all(node.vloss == 0)
-    np.testing.assert_equal(node.proven, position_value(node.exact))
+    np.testing.assert_equal(node.proven, position_value(node.exact, node.partial))
     for i, child in enumerate(node.children):
         if child is not None and child.expanded:
             assert node.n[i] == child.visits
@@ -279,3 +279,69 @@ def assert_same_tree(a, b) -> None:
         assert (x is None or not x.expanded) == (y is None or not y.expanded)
         if x is not None and x.expanded:
             assert_same_tree(x, y)
+
+
+class PassLast:
+    """A game whose pass the tree leaves out where it neither ends the game nor is forced.
+
+    A position is [stage, passes, result] (result: +1 if the next mover has won, -1 lost).
+    At the start the mover (A) plays 0, into B's turn, or loses at once by 1 or the pass.
+    There B loses by 0 or 1, but B's pass wins: A then loses by 0 or 1, and by passing
+    back (the second pass loses). So A's 0 is a loss, and the start is lost for A.
+    """
+
+    num_actions = 3
+    PASS = 2
+
+    def start(self) -> np.ndarray:
+        return np.zeros(3, np.int8)
+
+    def apply(self, board: np.ndarray, action: int) -> np.ndarray:
+        stage, passes, _ = board.tolist()
+        if stage == 0:
+            return np.array([1, 0, 0] if action == 0 else [0, 0, 1], np.int8)
+        if action == self.PASS and passes == 0:
+            return np.array([1, 1, 0], np.int8)
+        return np.array([1, passes, 1], np.int8)  # the mover lost
+
+    def legal_mask(self, board: np.ndarray) -> np.ndarray:
+        return np.ones(3, bool)
+
+    def winner(self, board: np.ndarray) -> int:
+        return int(board[2])
+
+    def is_full(self, board: np.ndarray) -> bool:
+        return False
+
+    def planes_from_board(self, board: np.ndarray) -> np.ndarray:
+        return np.asarray(board, np.int8)
+
+    def board_from_planes(self, planes: np.ndarray, legal=None) -> np.ndarray:
+        return np.asarray(planes, np.int8).copy()
+
+    def key(self, board: np.ndarray) -> bytes:
+        return np.asarray(board, np.int8).tobytes()
+
+
+def test_a_position_whose_pass_was_left_out_is_not_proven_lost():
+    """B's 0 and 1 lose, and the tree left B's pass out: that is no proof of B's loss, nor
+    of A's win by 0 (the pass wins for B)."""
+    rules = PassLast()
+    player = TreeSearchPlayer(rules, Counting(3), visits=60, pass_action=PassLast.PASS)
+    player.act(observation(rules, rules.start()))
+    root = player.root
+    b_turn = root.children[0]
+    assert b_turn.expanded and list(b_turn.actions) == [0, 1]  # the pass left out
+    assert np.all(b_turn.exact == -1.0)  # both of B's searched moves lose
+    assert not b_turn.solved
+    assert not root.solved and player.stats.solved == 0
+    assert math.isnan(root.exact[0])
+    assert not any(s.proven and s.value > 0 for s in player.move_stats())
+    check_tree(root)
+
+
+def test_a_position_whose_pass_was_left_out_is_still_proven_won():
+    """A win among the searched moves is a win, whatever the pass left out would do."""
+    assert position_value(np.array([1.0, NAN]), partial=True) == 1.0
+    assert math.isnan(position_value(np.array([-1.0, 0.0]), partial=True))
+    assert position_value(np.array([-1.0, 0.0])) == 0.0
