@@ -61,6 +61,12 @@ def _backup(path: list[tuple[Node, int]], value: float, g: float) -> None:
         value = -g * value
 
 
+def _release(path: list[tuple[Node, int]]) -> None:
+    """Takes back the virtual losses of a descent that backs nothing up."""
+    for node, edge in path:
+        node.vloss[edge] -= 1
+
+
 def _evaluate(rules: Rules, q_batch: QBatch, nodes: list[Node]) -> np.ndarray:
     planes = np.stack([rules.planes_from_board(node.board) for node in nodes]).astype(np.int8)
     return np.asarray(q_batch(planes), np.float64)
@@ -79,8 +85,12 @@ def _descend(root: Node, rules: Rules, config: TreeConfig, g: float):
         path.append((node, edge))
         child = node.children[edge]
         if child is None:
-            board = rules.apply(node.board, int(node.actions[edge]))
-            end = end_value(rules, board)
+            try:
+                board = rules.apply(node.board, int(node.actions[edge]))
+                end = end_value(rules, board)
+            except BaseException:
+                _release(path)  # the tree as it was before this descent
+                raise
             if end is not None:
                 node.exact[edge] = end
                 _backup(path, end, g)
@@ -88,8 +98,7 @@ def _descend(root: Node, rules: Rules, config: TreeConfig, g: float):
                 return "done", None, path
             child = node.children[edge] = Node(board)
         if child.pending:
-            for n, e in path:
-                n.vloss[e] -= 1
+            _release(path)
             return "collision", None, path
         if not child.expanded:
             child.pending = True
@@ -118,20 +127,31 @@ def grow(
         root.scan(rules)  # a root kept from a search where it was deeper
         settle([(root, -1)], g)
     waiting: list[tuple[Node, list[tuple[Node, int]]]] = []
-    for _ in range(leaves):
-        if root.solved:
-            break
-        kind, leaf, path = _descend(root, rules, config, g)
-        if kind == "leaf":
-            waiting.append((leaf, path))
-    if not waiting:
-        return 0
-    q = _evaluate(rules, q_batch, [leaf for leaf, _ in waiting])
-    for (leaf, path), q_row in zip(waiting, q, strict=True):
-        _expand(leaf, q_row, rules, config, g, ply=len(path))
-        _backup(path, -g * leaf.value, g)
-        if leaf.scanned:
-            settle([*path, (leaf, -1)], g)  # a win found there, or every move an end
+    backed = 0
+    try:
+        for _ in range(leaves):
+            if root.solved:
+                break
+            kind, leaf, path = _descend(root, rules, config, g)
+            if kind == "leaf":
+                waiting.append((leaf, path))
+        if not waiting:
+            return 0
+        q = _evaluate(rules, q_batch, [leaf for leaf, _ in waiting])
+        for (leaf, path), q_row in zip(waiting, q, strict=True):
+            _expand(leaf, q_row, rules, config, g, ply=len(path))
+            _backup(path, -g * leaf.value, g)
+            backed += 1
+            if leaf.scanned:
+                settle([*path, (leaf, -1)], g)  # a win found there, or every move an end
+    except BaseException:
+        # The network or the rules failed (or an interrupt): the kept tree is searched
+        # again, so the leaves not backed up wait no more, unvalued, and give back
+        # their virtual losses.
+        for leaf, path in waiting[backed:]:
+            leaf.pending, leaf.actions, leaf.scanned = False, None, False
+            _release(path)
+        raise
     return len(waiting)
 
 

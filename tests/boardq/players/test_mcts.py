@@ -37,7 +37,8 @@ def check_tree(node, g: float = G) -> int:
     assert -1.0 <= node.value <= 1.0  # the network's within [-g, g]; a scanned win 1
     assert np.all(np.abs(node.means()) <= 1.0)
     assert node.prior.sum() == pytest.approx(1.0)
-    np.testing.assert_equal(node.proven, position_value(node.exact))  # NaN: not proven
+    partial = getattr(node, "partial", False)  # the pass left out: only a win proven
+    np.testing.assert_equal(node.proven, position_value(node.exact, partial))  # NaN: open
     nodes = 1
     for i, child in enumerate(node.children):
         proven = not np.isnan(node.exact[i])
@@ -173,6 +174,48 @@ def test_visits_and_values_add_up(rules, leaves):
     assert [s.visits for s in stats] == sorted((s.visits for s in stats), reverse=True)
     assert all(s.pv[0] == s.action for s in stats)
     assert sum(s.prior for s in stats) == pytest.approx(1.0)
+
+
+class FailsOnce:
+    """A network that raises on its `fail_on`-th call, and only then."""
+
+    def __init__(self, net, fail_on: int) -> None:
+        self.net, self.fail_on, self.calls = net, fail_on, 0
+
+    def __call__(self, planes: np.ndarray) -> np.ndarray:
+        self.calls += 1
+        if self.calls == self.fail_on:
+            raise RuntimeError("the network failed")
+        return self.net(planes)
+
+
+def pending(node) -> int:
+    """The nodes of `node`'s subtree still marked as waiting for the network."""
+    count = int(node.pending)
+    for child in node.children if node.expanded else ():
+        if child is not None:
+            count += pending(child)
+    return count
+
+
+@pytest.mark.parametrize("fail_on", [2, 5])
+@pytest.mark.parametrize("rules, passing", [(TTT, None), (GO4, 16)], ids=["ttt", "go4-pass-to-end"])
+def test_a_failed_network_call_leaves_the_kept_tree_whole(rules, passing, fail_on):
+    """The error reaches the caller; the leaves that were waiting give back their virtual
+    losses and marks, so the same player searches on with exact counts."""
+    net = FailsOnce(Linear(rules), fail_on)
+    player = TreeSearchPlayer(rules, net, visits=200, pass_action=passing, clock=FakeClock(0.001))
+    obs = observation(rules, start(rules))
+    with pytest.raises(RuntimeError, match="the network failed"):
+        player.act(obs)
+    assert player.root is not None and player.root.visits > 0
+    assert pending(player.root) == 0
+    check_tree(player.root)
+    move = player.act(obs, seconds=10.0)  # the visits first, long before the time
+    assert obs["action_mask"][move]
+    assert player.root.visits == 200
+    assert pending(player.root) == 0
+    check_tree(player.root)
 
 
 def test_leaves_go_to_the_network_in_batches():
