@@ -12,6 +12,7 @@ won, drawn or lost is played at once, by its proof.
 The interface, for every caller (play, evaluate, serve, the GTP engine and its analysis):
 
     act(observation, seconds=None) -> int     the move (seconds: this move's time instead)
+    decide(observation, seconds=None) -> (int, float)  the move and its value, one search
     q_values(observation) -> [A]              each move's value (NaN: illegal)
     value_of(observation, action) -> float    a move's value, from the search it moved by
     analyse(observation, seconds) -> [MoveStats]  the tree grown `seconds` more, best first
@@ -32,9 +33,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from boardq.players.fasttree import tree_backend
 from boardq.players.passing import PassToEnd
 from boardq.players.search import DEFAULT_DISCOUNT, QBatch
-from boardq.players.tree import Node, TreeConfig, grow, principal_variation
+from boardq.players.tree import Node, TreeConfig, principal_variation
 
 if TYPE_CHECKING:
     from boardq.game import Rules
@@ -110,6 +112,9 @@ class TreeSearchPlayer:
             searches it only where it ends the game, the board is settled or the pass is
             forced (`boardq.players.passing`); None searches every legal move alike.
         clock: the time in seconds (injected in tests).
+        compiled: grow the tree compiled where the rules have a compiled form
+            (`boardq.players.fasttree`: the same moves, several times the visits a
+            second); False: the plain tree.
     """
 
     rules: Rules
@@ -121,6 +126,7 @@ class TreeSearchPlayer:
     pass_action: int | None = None
     clock: Callable[[], float] = time.perf_counter
     stats: TreeStats = field(default_factory=TreeStats)
+    compiled: bool = True
 
     def __post_init__(self) -> None:
         if (self.visits is None) == (self.move_time is None):
@@ -136,6 +142,7 @@ class TreeSearchPlayer:
         self.root: Node | None = None
         self._searched: bytes | None = None  # the root's key once a move's search ran on it
         self._lock = threading.RLock()  # serve's sessions and GTP analysis share a player
+        self._tree = tree_backend(self.rules, self.config, self.discount, self.compiled)
 
     def describe(self) -> str:
         """How it searches, for people: "tree search of 800 visits a move" or "... 1 s ..."."""
@@ -165,6 +172,28 @@ class TreeSearchPlayer:
         with self._lock:
             root = self._search(observation, _seconds(seconds, "seconds"))
             return int(root.actions[root.best_edge()])
+
+    def decide(
+        self, observation: Mapping[str, np.ndarray], seconds: float | None = None
+    ) -> tuple[int, float]:
+        """The move `act` plays and its value, from one search in one call.
+
+        For callers that count the time (a game's clock): the value is read from the
+        tree that chose the move, within the same call, so nothing is searched after
+        the time is taken.
+
+        Args:
+            observation: the PettingZoo observation of the player to move.
+            seconds: this move's time, as `act`'s.
+
+        Returns:
+            The action and its value (`MoveStats.value`: the mean, or the exact value
+            of a proven move), from the mover's view in [-1, 1].
+        """
+        with self._lock:
+            root = self._search(observation, _seconds(seconds, "seconds"))
+            edge = root.best_edge()
+            return int(root.actions[edge]), float(root.means()[edge])
 
     def q_values(self, observation: Mapping[str, np.ndarray]) -> np.ndarray:
         """Each legal move's mean value from the search (NaN for illegal moves)."""
@@ -232,13 +261,13 @@ class TreeSearchPlayer:
         key = self.rules.key(board)
         found = self._find(key)
         if found is None:
-            found = Node(board)
+            found = self._tree.node(board)
             found.key = key
             self._searched = None
         elif found is not self.root:
             self._searched = None
             self.stats.reused += found.visits
-        self.root = found
+        self.root = found = self._tree.rooted(found)  # the compiled tree drops the rest
         return found
 
     def _find(self, key: bytes) -> Node | None:
@@ -269,7 +298,7 @@ class TreeSearchPlayer:
             if before > 0 and deadline is not None and self.clock() >= deadline:
                 return
             leaves = k if visits is None else min(k, visits - before)
-            valued = grow(root, self.rules, self.q_batch, self.config, self.discount, leaves)
+            valued = self._tree.grow(root, self.q_batch, leaves)
             self.stats.calls += valued > 0
             self.stats.leaves += valued
             self.stats.visits += root.visits - before

@@ -49,6 +49,18 @@ class ConnectFourRules(LineRules):
     line_length = 4
     num_actions = COLS
 
+    def compiled(self, pruned=None, pass_to_end: bool = False):
+        """These rules compiled for the tree search (`boardq_games.fast_tree`).
+
+        None with a pruning or a pass, which Connect Four has not.
+        """
+        if pruned is not None or pass_to_end:
+            return None
+        from boardq_games.fast_rules import CONNECT_FOUR
+        from boardq_games.fast_tree import compiled_form
+
+        return compiled_form(CONNECT_FOUR, COLS, (ROWS, COLS), np.int8, (ROWS, COLS, 2), COLS)
+
     def winner(self, board: np.ndarray) -> int:
         """+1 if the +1 pieces hold four in a row, -1 if the -1 pieces do, else 0.
 

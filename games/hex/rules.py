@@ -61,6 +61,19 @@ class HexRules:
             right[k * self.size + self.size - 1] = True
         self._edges = ((top, tuple(bottom)), (left, tuple(right)))
 
+    def compiled(self, pruned=None, pass_to_end: bool = False):
+        """These rules compiled for the tree search (`boardq_games.fast_tree`).
+
+        None with a pruning or a pass, which Hex has not.
+        """
+        if pruned is not None or pass_to_end:
+            return None
+        from boardq_games.fast_rules import HEX
+        from boardq_games.fast_tree import compiled_form
+
+        n = self.size
+        return compiled_form(HEX, n, (self.cells + 1,), np.int8, (n, n, 3), self.cells)
+
     # -- positions ------------------------------------------------------------------
     def start(self) -> np.ndarray:
         """The empty board, the first player to move."""

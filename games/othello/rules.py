@@ -86,6 +86,19 @@ class OthelloRules:
     num_actions = PASS + 1
     pass_action = PASS
 
+    def compiled(self, pruned=None, pass_to_end: bool = False):
+        """These rules compiled for the tree search (`boardq_games.fast_tree`).
+
+        Othello's pass is legal only where no disc can be placed, so searching it only
+        where it is forced (`pass_to_end`) leaves nothing out; None with a pruning.
+        """
+        if pruned is not None:
+            return None
+        from boardq_games.fast_rules import OTHELLO
+        from boardq_games.fast_tree import compiled_form
+
+        return compiled_form(OTHELLO, SIZE, (SIZE, SIZE), np.int8, (SIZE, SIZE, 2), PASS + 1)
+
     def checked(self, board: np.ndarray) -> np.ndarray:
         """The board as int8, or ValueError if it has the wrong shape."""
         cells = np.asarray(board, dtype=np.int8)

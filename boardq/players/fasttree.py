@@ -1,0 +1,258 @@
+"""The tree search's tree compiled: the plain tree's growth in numba, over flat arrays.
+
+The tree search at play spends its time in Python: a visit's selection at every ply,
+the rules' moves, the backup (docs/performance.md). This is the same tree
+(`boardq.players.tree`: PUCT, virtual losses, collisions, scans, proofs, the pass),
+grown by numba kernels (`boardq_games.fast_tree`) over the games' compiled
+rules (`boardq_games.fast_rules`), with the network called from Python between them,
+one call a batch of leaves as before. It chooses the same edges with the same floats,
+so the same moves and visit counts (the tests compare the two on fixed positions).
+
+`tree_backend` gives a search its tree: the compiled one where the rules have a
+compiled form (`compiled()`: Connect Four, Othello and Hex; Go's compiled rules
+wait for its searched pass, `boardq.players.passing`), else the plain one. Both answer
+`node(board)`, `rooted(node)` and `grow(root, q_batch, leaves)`; the compiled tree's
+nodes are views (`FastNode`) that read like `tree.Node`, so the
+player's move choice, statistics and principal variations are the plain code's.
+
+The compiled path leaves out `tree.grow`/`_descend`/`_backup`/`_expand`, `Node.expand`/
+`scan`/`select` and `proven.settle`/`position_value` (it has its own of each, held
+equal to them by the tests); `Node.means`/`ranked`/`best_edge`, `principal_variation`
+and `PassToEnd`'s choice for the plain tree stay in use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from boardq.players.passing import PassToEnd
+from boardq.players.tree import Node, TreeConfig, grow
+from boardq.pruning import PrunedRules
+
+if TYPE_CHECKING:
+    from boardq.players.search import QBatch
+
+__all__ = ["CompiledTree", "FastNode", "PlainTree", "compiled_form", "tree_backend"]
+
+_NODE_FIELDS = (np.int64, np.int64, np.bool_, np.float64, np.float64, np.bool_, np.bool_)
+_EDGE_FIELDS = (np.int64, np.float64, np.float64, np.float64, np.float64, np.int64, np.int64)
+_EDGE_FIELDS += (np.int64, np.int64)  # child, parent
+
+
+def compiled_form(rules):
+    """The compiled form of the rules a tree search is given, or None: it has none.
+
+    The game's rules say (`compiled(pruned, pass_to_end)`, `boardq_games.fast_rules`),
+    unwrapped of the pass the tree searches (`PassToEnd`) and the pruned moves
+    (`PrunedRules`), which they are told of.
+    """
+    pass_to_end, pruned = False, None
+    if type(rules) is PassToEnd:
+        pass_to_end, rules = True, rules.rules
+    if type(rules) is PrunedRules:
+        pruned, rules = rules._pruned, rules.rules
+    make = getattr(rules, "compiled", None)
+    return None if make is None else make(pruned=pruned, pass_to_end=pass_to_end)
+
+
+def tree_backend(rules, config: TreeConfig, g: float, compiled: bool = True):
+    """The tree for a search over `rules`: compiled where it can be, else the plain one."""
+    form = compiled_form(rules) if compiled else None
+    if form is None:
+        return PlainTree(rules, config, g)
+    return CompiledTree(form, config, g)
+
+
+class PlainTree:
+    """The plain tree (`boardq.players.tree`) behind the interface of `CompiledTree`."""
+
+    def __init__(self, rules, config: TreeConfig, g: float) -> None:
+        self.rules, self.config, self.g = rules, config, g
+
+    def node(self, board: np.ndarray) -> Node:
+        return Node(board)
+
+    def rooted(self, node: Node) -> Node:
+        return node
+
+    def grow(self, root: Node, q_batch: QBatch, leaves: int) -> int:
+        return grow(root, self.rules, q_batch, self.config, self.g, leaves)
+
+
+class FastNode:
+    """A node of a `CompiledTree`, read like `tree.Node` (its arrays are views)."""
+
+    __slots__ = ("index", "tree")
+
+    def __init__(self, tree: CompiledTree, index: int) -> None:
+        self.tree, self.index = tree, index
+
+    def _edges(self, field: int) -> np.ndarray | None:
+        T, i = self.tree.T, self.index
+        if not T[3][i]:
+            return None
+        start = int(T[1][i])
+        return T[field][start : start + int(T[2][i])]
+
+    expanded = property(lambda self: bool(self.tree.T[3][self.index]))
+    actions = property(lambda self: self._edges(8))
+    prior = property(lambda self: self._edges(9))
+    q0 = property(lambda self: self._edges(10))
+    w = property(lambda self: self._edges(11))
+    exact = property(lambda self: self._edges(12))
+    n = property(lambda self: self._edges(13))
+    vloss = property(lambda self: self._edges(14))
+    value = property(lambda self: float(self.tree.T[4][self.index]))
+    proven = property(lambda self: float(self.tree.T[5][self.index]))
+    pending = property(lambda self: bool(self.tree.T[6][self.index]))
+    scanned = property(lambda self: bool(self.tree.T[7][self.index]))
+    # The compiled rules search every legal move (a pass that may be left out is the
+    # plain tree's: the rules' `compiled` says None): no node is partial (`proven.position_value`).
+    partial = property(lambda self: False)
+    visits = Node.visits
+    solved = Node.solved
+    means = Node.means
+    ranked = Node.ranked
+    best_edge = Node.best_edge
+
+    @property
+    def board(self) -> np.ndarray:
+        c = self.tree.compiled
+        return self.tree.T[0][self.index].astype(c.dtype).reshape(c.shape)
+
+    @property
+    def children(self) -> list[FastNode | None] | None:
+        kids = self._edges(15)
+        return None if kids is None else [self.tree.view(int(k)) if k >= 0 else None for k in kids]
+
+    @property
+    def key(self) -> bytes | None:
+        return self.tree.keys.get(self.index)
+
+    @key.setter
+    def key(self, value: bytes | None) -> None:
+        self.tree.keys[self.index] = value
+
+
+class CompiledTree:
+    """A tree grown by the compiled kernels; one root at a time, at slot 0.
+
+    Args:
+        compiled: the rules' compiled form (`compiled_form`).
+        config: how the tree grows.
+        g: the discount.
+    """
+
+    def __init__(self, compiled, config: TreeConfig, g: float) -> None:
+        self.compiled, self.config, self.g = compiled, config, float(g)
+        self.kernels = compiled.kernels
+        self.actions = compiled.num_actions
+        self.plane_size = int(np.prod(compiled.planes_shape))
+        self.length = int(np.prod(compiled.shape))
+        self.T = self._arrays(256, 256 * 8)
+        self.keys: dict[int, bytes | None] = {}
+        self._views: dict[int, FastNode] = {}
+
+    def _arrays(self, nodes: int, edges: int) -> tuple:
+        board = np.zeros((nodes, self.length), np.int16)
+        node_arrays = tuple(np.zeros(nodes, t) for t in _NODE_FIELDS)
+        edge_arrays = tuple(np.zeros(edges, t) for t in _EDGE_FIELDS)
+        return (board, *node_arrays, *edge_arrays, np.zeros(2, np.int64))
+
+    def view(self, index: int) -> FastNode:
+        """The node at `index` (one object a node, so `is` compares nodes)."""
+        node = self._views.get(index)
+        if node is None:
+            node = self._views[index] = FastNode(self, index)
+        return node
+
+    def node(self, board: np.ndarray) -> FastNode:
+        """A new tree of one node, `board` (the tree before is dropped)."""
+        self.T = self._arrays(256, 256 * 8)
+        self.keys, self._views = {}, {}
+        self.T[0][0] = np.asarray(board).reshape(-1)
+        self.kernels.init_node(self.T, 0)
+        self.T[17][0] = 1
+        return self.view(0)
+
+    def rooted(self, node: FastNode) -> FastNode:
+        """`node` made the root: its subtree kept (at slot 0), the rest dropped."""
+        if node.index == 0:
+            return node
+        used = self.T[17]
+        U = self._arrays(max(256, int(used[0])), max(256 * 8, int(used[1])))
+        mapped = self.kernels.compact(self.T, node.index, U)
+        self.keys = {int(mapped[i]): k for i, k in self.keys.items() if mapped[i] >= 0}
+        self.T, self._views = U, {}
+        return self.view(0)
+
+    def _reserve(self, nodes: int, edges: int) -> None:
+        """Room for `nodes` and `edges` more (the arrays doubled as needed)."""
+        used, T = self.T[17], self.T
+        need_nodes, need_edges = int(used[0]) + nodes, int(used[1]) + edges
+        have_nodes, have_edges = len(T[1]), len(T[8])
+        if need_nodes <= have_nodes and need_edges <= have_edges:
+            return
+        U = self._arrays(max(need_nodes, 2 * have_nodes), max(need_edges, 2 * have_edges))
+        for field, (old, new) in enumerate(zip(T, U, strict=True)):
+            if field == 17:
+                new[:] = old
+            else:
+                new[: len(old)] = old
+        self.T = U
+
+    def grow(self, root: FastNode, q_batch: QBatch, leaves: int) -> int:
+        """`tree.grow` compiled: up to `leaves` visits with one call of the network at most."""
+        c, config, A = self.compiled, self.config, self.actions
+        scan_plies = config.scan_plies
+        if not root.expanded:
+            self._reserve(A + 1, A)
+            return self._value(q_batch, np.array([root.index]), np.zeros(1, np.int64), 1, True)
+        if scan_plies and not root.scanned:
+            self._reserve(A, 0)
+            self.kernels.scan_root(self.T, c.spec, c.komi, root.index, self.g)
+        self._reserve(leaves * (1 + (A if scan_plies > 1 else 0)), leaves * A)
+        found = np.empty(leaves, np.int64)
+        depths = np.empty(leaves, np.int64)
+        paths = np.empty((leaves, 4 * A + 64), np.int64)
+        planes = np.empty((leaves, self.plane_size), np.int8)
+        legal = np.empty((leaves, A), np.bool_)
+        k = self.kernels.gather(
+            self.T, c.spec, c.komi, root.index, leaves, config.c_puct, self.g,
+            paths, depths, found, planes, legal,
+        )  # fmt: skip
+        if k < 0:
+            raise RuntimeError("a descent of the tree went deeper than its path can hold")
+        if k == 0:
+            return 0
+        return self._value(q_batch, found, depths, k, False, paths, planes, legal)
+
+    def _value(self, q_batch, found, depths, k, root, paths=None, planes=None, legal=None):
+        """The network's values of the `k` leaves gathered, expanded and backed up."""
+        c, T = self.compiled, self.T
+        if root:
+            paths = np.empty((1, 1), np.int64)
+            planes = np.empty((1, self.plane_size), np.int8)
+            legal = np.empty((1, self.actions), np.bool_)
+            self.kernels.leaf_inputs(T, c.spec, c.komi, int(found[0]), planes[0], legal[0])
+        try:
+            q = np.asarray(q_batch(planes[:k].reshape((k, *c.planes_shape))), np.float64)
+        except BaseException:
+            self.kernels.abandon(
+                T, found, depths, paths, k
+            )  # no leaf left waiting, no virtual loss
+            raise
+        # As `Node.expand` computes them, numpy's own operations: the same floats.
+        q0 = np.clip(q, -self.g, self.g)
+        top = np.where(legal[:k], q0, -np.inf).max(axis=1, keepdims=True)
+        logits = np.where(legal[:k], (q0 - top) / self.config.temperature, 0.0)
+        ex = np.exp(logits)
+        ok = self.kernels.finish(
+            T, c.spec, c.komi, found, depths, paths, k, q0, ex, legal,
+            self.g, self.config.scan_plies, root,
+        )  # fmt: skip
+        if not ok:
+            raise ValueError("a position where the game goes on has no legal move")
+        return k

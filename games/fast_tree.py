@@ -1,0 +1,363 @@
+"""The tree search's compiled kernels (numba): descents, expansions, backups and proofs.
+
+Here, beside the games, because numba caches a kernel on disk only when the functions it
+calls are its module's globals (a jitted function passed as an argument, or closed
+over, is compiled again in every process): the kernels call every game's compiled rules
+through `boardq_games.fast_rules`, and the tree search (`boardq.players.fasttree`)
+reaches them through the rules it is given (`compiled()`), as it reaches the rules.
+
+The same tree as `boardq.players.tree` and `boardq.players.tree_node` (the same PUCT,
+virtual losses, collisions, scans, proofs and backups, in the same order and with the
+same floating-point operations), held in flat arrays instead of `Node` objects: a
+node's edges are a contiguous run of the edge arrays. `T` is the tuple of arrays:
+
+    nodes: board [M, L] int16, start, count (its edges), expanded, value, proven,
+        pending, scanned
+    edges: action, prior, q0, w, exact, n, vloss, child (-1: none), parent
+    used: int64 [2], the nodes and edges taken
+
+The game's rules come in through `boardq_games.fast_rules` (`spec`, `komi`). The
+priors' exponentials are numpy's, computed by the caller (numpy's `exp` and the C
+library's differ in the last bit for a few values in a hundred); their sum here is
+numpy's pairwise sum, so the priors are the plain tree's to the bit.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import numba as nb
+import numpy as np
+
+from boardq_games.fast_rules import CompiledRules, r_apply, r_end, r_legal, r_planes
+
+DONE, LEAF, COLLISION, TOO_DEEP = 0, 1, 2, 3
+
+
+def compiled_form(
+    game: int,
+    side: int,
+    shape: tuple[int, ...],
+    dtype,
+    planes: tuple[int, ...],
+    actions: int,
+    komi: float = 0.0,
+    prune: bool = False,
+) -> CompiledRules:
+    """A game's compiled form, these kernels with its rules (a rules class's `compiled()`).
+
+    Args:
+        game: the game's number in `boardq_games.fast_rules`.
+        side: its board's side.
+        shape: the shape of its plain positions.
+        dtype: their dtype.
+        planes: the shape of its planes.
+        actions: its actions.
+        komi: Go's komi.
+        prune: Go's own true eyes left out of the legal moves.
+    """
+    spec = np.array([game, side, False, prune], np.int64)
+    kernels = sys.modules[__name__]
+    return CompiledRules(spec, float(komi), shape, np.dtype(dtype), planes, actions, kernels)
+
+
+@nb.njit(cache=True)
+def pairwise_sum(a, s, n):
+    """Numpy's sum of `a[s:s + n]` (float64, contiguous): the same pairwise blocks of 8."""
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[s + i]
+        return res
+    if n <= 128:
+        r = np.empty(8)
+        for j in range(8):
+            r[j] = a[s + j]
+        i = 8
+        while i < n - (n % 8):
+            for j in range(8):
+                r[j] += a[s + i + j]
+            i += 8
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        while i < n:
+            res += a[s + i]
+            i += 1
+        return res
+    n2 = n // 2
+    n2 -= n2 % 8
+    return pairwise_sum(a, s, n2) + pairwise_sum(a, s + n2, n - n2)
+
+
+@nb.njit(cache=True)
+def init_node(T, node):
+    """Marks node slot `node` a new position, not yet valued."""
+    T[1][node] = 0
+    T[2][node] = 0
+    T[3][node] = False
+    T[4][node] = 0.0
+    T[5][node] = math.nan
+    T[6][node] = False
+    T[7][node] = False
+
+
+@nb.njit(cache=True)
+def select(T, node, c_puct):
+    """PUCT's edge (`tree_node.puct_small`): the same floats, the first of equal scores."""
+    s, count = T[1][node], T[2][node]
+    prior, q0, w, exact, n, vloss = T[9], T[10], T[11], T[12], T[13], T[14]
+    total = 0
+    for i in range(s, s + count):
+        total += n[i] + vloss[i]
+    explore = c_puct * math.sqrt(1 + total)
+    best, chosen = -math.inf, s
+    for i in range(s, s + count):
+        if not math.isnan(exact[i]):
+            continue
+        k = n[i] + vloss[i]
+        score = ((w[i] - vloss[i]) / k if k > 0 else q0[i]) + explore * prior[i] / (k + 1)
+        if score > best:
+            best, chosen = score, i
+    return chosen
+
+
+@nb.njit(cache=True)
+def backup(T, path, depth, value, g):
+    """Adds `value` (the last edge's, its node's mover's view) up the path's edges."""
+    w, n, vloss = T[11], T[13], T[14]
+    for i in range(depth - 1, -1, -1):
+        e = path[i]
+        vloss[e] -= 1
+        n[e] += 1
+        w[e] += value
+        value = -g * value
+
+
+@nb.njit(cache=True)
+def position_value(T, node):
+    """`proven.position_value` of a node's edges."""
+    exact = T[12]
+    s, count = T[1][node], T[2][node]
+    win, best, open_edge = -math.inf, -math.inf, False
+    for i in range(s, s + count):
+        x = exact[i]
+        if x > 0:
+            win = max(win, x)
+        elif math.isnan(x):
+            open_edge = True
+        else:
+            best = max(best, x)
+    if win > -math.inf:
+        return win
+    if open_edge:
+        return math.nan
+    return best + 0.0  # -g * 0.0 is -0.0: a draw is 0
+
+
+@nb.njit(cache=True)
+def settle(T, path, depth, last, g):
+    """`proven.settle` up the path; `last` >= 0 is a node below its last edge."""
+    exact, parent, proven = T[12], T[16], T[5]
+    entries = depth + 1 if last >= 0 else depth
+    for k in range(entries - 1, -1, -1):
+        node = last if k == depth else parent[path[k]]
+        value = position_value(T, node)
+        if math.isnan(value):
+            return
+        proven[node] = value
+        if k > 0:
+            exact[path[k - 1]] = -g * value + 0.0
+
+
+@nb.njit(cache=True)
+def scan(T, spec, komi, node):
+    """`Node.scan`: every move tried for an end of the game; the others get their child."""
+    board, q0, exact, child, action, used = T[0], T[10], T[12], T[15], T[8], T[17]
+    s, count = T[1][node], T[2][node]
+    for i in range(s, s + count):
+        if child[i] >= 0 or not math.isnan(exact[i]):
+            continue
+        new = used[0]
+        r_apply(spec, board[node], action[i], board[new])
+        end = r_end(spec, komi, board[new])
+        if math.isnan(end):
+            init_node(T, new)
+            used[0] += 1
+            child[i] = new
+        else:
+            exact[i] = q0[i] = end
+    T[7][node] = True
+
+
+@nb.njit(cache=True)
+def descend(T, spec, komi, root, c_puct, g, path):
+    """One descent (`tree._descend`): (kind, leaf or -1, depth); the edges in `path`."""
+    board, action, child, vloss, exact, used = T[0], T[8], T[15], T[14], T[12], T[17]
+    node, depth = root, 0
+    while True:
+        e = select(T, node, c_puct)
+        vloss[e] += 1
+        if depth == len(path):
+            return TOO_DEEP, -1, depth
+        path[depth] = e
+        depth += 1
+        below = child[e]
+        if below < 0:
+            new = used[0]
+            r_apply(spec, board[node], action[e], board[new])
+            end = r_end(spec, komi, board[new])
+            if not math.isnan(end):
+                exact[e] = end
+                backup(T, path, depth, end, g)
+                settle(T, path, depth, -1, g)
+                return DONE, -1, depth
+            init_node(T, new)
+            used[0] += 1
+            below = child[e] = new
+        if T[6][below]:
+            for i in range(depth):
+                vloss[path[i]] -= 1
+            return COLLISION, -1, depth
+        if not T[3][below]:
+            T[6][below] = True
+            return LEAF, below, depth
+        node = below
+
+
+@nb.njit(cache=True)
+def gather(T, spec, komi, root, leaves, c_puct, g, paths, depths, found, planes, legal):
+    """Up to `leaves` descents (`tree.grow`'s loop); the leaves' planes and legal moves.
+
+    Returns the leaves waiting (rows of `found`, `depths`, `paths`, `planes`, `legal`),
+    or -1 if a descent went deeper than a row of `paths`.
+    """
+    k = 0
+    for _ in range(leaves):
+        if not math.isnan(T[5][root]):
+            break
+        kind, leaf, depth = descend(T, spec, komi, root, c_puct, g, paths[k])
+        if kind == TOO_DEEP:
+            return -1
+        if kind == LEAF:
+            found[k], depths[k] = leaf, depth
+            r_planes(spec, T[0][leaf], planes[k])
+            r_legal(spec, komi, T[0][leaf], legal[k])
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def expand(T, node, q0_row, exp_row, legal_row):
+    """`Node.expand` with the network's clipped values and their exponentials by action.
+
+    Returns False for a position without a legal move (the caller raises).
+    """
+    action, prior, q0, w, exact, n, vloss = T[8], T[9], T[10], T[11], T[12], T[13], T[14]
+    child, parent, used = T[15], T[16], T[17]
+    s = used[1]
+    count = 0
+    for a in range(len(legal_row)):
+        if legal_row[a]:
+            i = s + count
+            action[i], q0[i], prior[i] = a, q0_row[a], exp_row[a]
+            count += 1
+    if count == 0:
+        return False
+    total = pairwise_sum(prior, s, count)
+    best = -math.inf
+    for i in range(s, s + count):
+        prior[i] = prior[i] / total
+        w[i], exact[i], n[i], vloss[i], child[i], parent[i] = 0.0, math.nan, 0, 0, -1, node
+        best = max(best, q0[i])
+    used[1] += count
+    T[1][node], T[2][node], T[3][node], T[6][node], T[4][node] = s, count, True, False, best
+    return True
+
+
+@nb.njit(cache=True)
+def node_max_q0(T, node):
+    best = -math.inf
+    for i in range(T[1][node], T[1][node] + T[2][node]):
+        best = max(best, T[10][i])
+    return best
+
+
+@nb.njit(cache=True)
+def finish(T, spec, komi, found, depths, paths, k, q0, ex, legal, g, scan_plies, root):
+    """Values the gathered leaves and backs them up, in order (`tree.grow`'s second half).
+
+    With `root` the single leaf is the unvalued root (no path; its proof is settled).
+    Returns False if a leaf had no legal move.
+    """
+    for j in range(k):
+        node, depth = found[j], depths[j]
+        if not expand(T, node, q0[j], ex[j], legal[j]):
+            return False
+        if depth < scan_plies:
+            scan(T, spec, komi, node)
+            T[4][node] = node_max_q0(T, node)
+        if root:
+            settle(T, paths[j], 0, node, g)
+            continue
+        backup(T, paths[j], depth, -g * T[4][node], g)
+        if T[7][node]:
+            settle(T, paths[j], depth, node, g)
+    return True
+
+
+@nb.njit(cache=True)
+def scan_root(T, spec, komi, root, g):
+    """A kept root scanned once it is the root, and its proof settled."""
+    scan(T, spec, komi, root)
+    settle(T, np.empty(0, np.int64), 0, root, g)
+
+
+@nb.njit(cache=True)
+def compact(T, root, U):
+    """Copies the subtree of `root` into the empty tree `U` (root first); returns U's size."""
+    order = np.empty(T[17][0], np.int64)
+    order[0], top, head = root, 1, 0
+    mapped = np.full(T[17][0], -1, np.int64)
+    mapped[root] = 0
+    while head < top:  # breadth first: a node's slot is its place in `order`
+        node = order[head]
+        head += 1
+        for i in range(T[1][node], T[1][node] + T[2][node]):
+            c = T[15][i]
+            if c >= 0:
+                mapped[c] = top
+                order[top] = c
+                top += 1
+    edges = 0
+    for new in range(top):
+        node = order[new]
+        U[0][new] = T[0][node]
+        U[3][new], U[4][new], U[5][new] = T[3][node], T[4][node], T[5][node]
+        U[6][new], U[7][new] = T[6][node], T[7][node]
+        s, count = T[1][node], T[2][node]
+        U[1][new], U[2][new] = edges, count
+        for i in range(count):
+            a, b = s + i, edges + i
+            U[8][b], U[9][b], U[10][b], U[11][b] = T[8][a], T[9][a], T[10][a], T[11][a]
+            U[12][b], U[13][b], U[14][b] = T[12][a], T[13][a], T[14][a]
+            U[15][b] = mapped[T[15][a]] if T[15][a] >= 0 else -1
+            U[16][b] = new
+        edges += count
+    U[17][0], U[17][1] = top, edges
+    return mapped
+
+
+@nb.njit(cache=True)
+def leaf_inputs(T, spec, komi, node, planes, legal):
+    """A node's planes and legal moves, for the network and its expansion."""
+    r_planes(spec, T[0][node], planes)
+    r_legal(spec, komi, T[0][node], legal)
+
+
+@nb.njit(cache=True)
+def abandon(T, found, depths, paths, k):
+    """Takes back `k` gathered leaves whose values never came: no leaf waits, no virtual loss."""
+    for j in range(k):
+        T[6][found[j]] = False
+        for i in range(depths[j]):
+            T[14][paths[j][i]] -= 1

@@ -1,0 +1,104 @@
+"""The compiled tree (`boardq.players.fasttree`) grows the plain tree's tree, to the bit.
+
+Two players, one on the plain tree and one on the compiled, search the same positions
+with the same network (a stub whose values are a seeded random function of the
+position) at equal visits; they must choose the same moves with the same visits,
+values, priors, proofs and principal variations, along games whose tree is kept from
+move to move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+from stub_nets import observation
+
+from boardq.players.fasttree import CompiledTree, PlainTree
+from boardq.players.mcts import TreeConfig, TreeSearchPlayer
+from boardq.players.tree_node import end_value
+from boardq.pruning import PrunedRules
+from boardq_games.connect_four.rules import RULES as C4
+from boardq_games.fast_rules import GO as GO_GAME
+from boardq_games.fast_tree import compiled_form
+from boardq_games.go.planes import PLANES, own_eyes
+from boardq_games.go.rules import GoRules
+from boardq_games.hex.rules import HexRules
+from boardq_games.othello.rules import RULES as OTHELLO
+
+
+class CompiledGo(GoRules):
+    """Go with its compiled rules, the pass searched like any move (no `PassToEnd`)."""
+
+    def compiled(self, pruned=None, pass_to_end: bool = False):
+        if pass_to_end or pruned not in (None, own_eyes):
+            return None
+        n = self.size
+        shape, planes = (n * n + 3,), (n, n, PLANES)
+        return compiled_form(GO_GAME, n, shape, np.int16, planes, self.num_actions,
+                             komi=self.komi, prune=pruned is not None)  # fmt: skip
+
+
+GO = CompiledGo(9, 7.5)
+
+
+class HashNet:
+    """A network whose values are a seeded random function of the position's planes."""
+
+    def __init__(self, num_actions: int, seed: int = 0) -> None:
+        self.num_actions, self.seed = num_actions, seed.to_bytes(4, "little")
+
+    def __call__(self, planes: np.ndarray) -> np.ndarray:
+        rows = []
+        for p in np.asarray(planes, np.int8):
+            digest = hashlib.blake2b(p.tobytes() + self.seed, digest_size=8).digest()
+            rng = np.random.default_rng(int.from_bytes(digest, "little"))
+            rows.append(rng.uniform(-0.95, 0.95, self.num_actions))
+        return np.asarray(rows, np.float32)
+
+
+def stats(player: TreeSearchPlayer) -> list[tuple]:
+    return [(m.action, m.visits, m.value, m.prior, m.pv, m.proven) for m in player.move_stats()]
+
+
+CASES = {
+    "connect_four": (C4, lambda: np.zeros((6, 7), np.int8), None, TreeConfig()),
+    "connect_four_scan2": (C4, lambda: np.zeros((6, 7), np.int8), None, TreeConfig(scan_plies=2)),
+    "othello": (OTHELLO, OTHELLO.start, 64, TreeConfig(leaves_per_call=8)),
+    "hex": (HexRules(7), HexRules(7).start, None, TreeConfig()),
+    "go_pruned": (PrunedRules(GO, own_eyes), GO.start, 81, TreeConfig(pass_to_end=False)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_compiled_tree_chooses_the_plain_trees_moves_with_the_same_statistics(case):
+    rules, start, pass_action, config = CASES[case]
+    net = HashNet(rules.num_actions, seed=len(case))
+    players = [
+        TreeSearchPlayer(rules, net, visits=250, config=config, pass_action=pass_action,
+                         compiled=compiled)
+        for compiled in (False, True)
+    ]  # fmt: skip
+    assert isinstance(players[0]._tree, PlainTree)
+    assert isinstance(players[1]._tree, CompiledTree)
+    rng = np.random.default_rng(7)
+    board, moves, proven = start(), 0, 0
+    for _ply in range(24 if case.startswith("go") else 40):
+        if end_value(rules, board) is not None:
+            break
+        chosen = [p.act(observation(rules, board)) for p in players]
+        assert chosen[0] == chosen[1]
+        assert stats(players[0]) == stats(players[1])
+        assert [p.stats for p in players][0] == players[1].stats  # visits, calls, kept
+        moves += 1
+        proven += any(m.proven for m in players[0].move_stats())
+        board = rules.apply(board, chosen[0])
+        if end_value(rules, board) is not None:
+            break
+        # A random reply keeps part of the tree (two plies below the root) or none.
+        reply = int(rng.choice(np.flatnonzero(rules.legal_mask(board))))
+        board = rules.apply(board, reply)
+    assert moves >= 5
+    assert proven > 0 or case.startswith("go")  # proofs were made and carried alike
+    assert players[1].stats.reused > 0  # the kept tree was found again and compacted
