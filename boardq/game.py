@@ -200,6 +200,19 @@ class Game:
             raise ValueError(f"{self.title} cannot be set up with another komi")
         return self.setup.variant(komi)
 
+    def plies_left(self, planes: np.ndarray) -> int:
+        """About how many moves (of both sides) the game has left: its empty points.
+
+        The first two planes hold the two sides' pieces, as in every game boardq ships.
+        Where pieces stay put (Othello, Connect Four, Hex, Gomoku) it is the most the
+        game can last; Go can last longer (captures empty points again).
+        """
+        planes = np.asarray(planes)
+        if planes.ndim != 3 or planes.shape[-1] < 2:
+            return int(self.num_actions)
+        taken = np.count_nonzero(planes[..., 0]) + np.count_nonzero(planes[..., 1])
+        return max(0, int(planes.shape[0] * planes.shape[1]) - int(taken))
+
     def make_env(self, **kwargs):
         """A new AEC environment of this game."""
         if self.env_maker is not None:

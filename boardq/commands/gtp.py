@@ -7,7 +7,8 @@ line, e.g. `boardq gtp go --agent runs/go/RUN`, and speak GTP v2 to it
 comes with boardq for the game. stdout carries GTP alone; notes go to stderr.
 
 A move takes what the game's clock allows (`time_settings`...) and at most
-`--move-time`, where the agent searches; the network alone answers at once. The
+`--move-time`, where the agent searches; the network alone answers at once. The value
+a record keeps of each move (and resigning reads) is that of the search that chose it. The
 analysis the Go GUIs show is the search's (a tree search's root), else the network's.
 
 Exit codes: 0 after `quit` or the end of input; 1 a bad or missing agent file, or a
@@ -20,6 +21,8 @@ import argparse
 import inspect
 import math
 import sys
+
+import numpy as np
 
 from boardq.commands.agents import add_agent_options, add_resign_option
 from boardq.commands.args import (
@@ -99,7 +102,6 @@ def make_engine(game, agent, player, version="", info=None, move_time=None, resi
     """
     from boardq.play.gtp_analysis import NetworkAnalysis
     from boardq.play.gtp_engine import AgentEngine
-    from boardq.records import chosen_value
 
     return AgentEngine(
         game,
@@ -107,7 +109,6 @@ def make_engine(game, agent, player, version="", info=None, move_time=None, resi
         "boardq",
         version,
         agent=info,
-        value=lambda observation, action: chosen_value(player, observation, action),
         analyse=getattr(player, "analyse", None) or NetworkAnalysis(agent.q_batch, game.rules),
         values=agent.q_values,
         move_time=move_time,
@@ -116,26 +117,34 @@ def make_engine(game, agent, player, version="", info=None, move_time=None, resi
 
 
 def timed_act(agent, player):
-    """`act(observation, seconds)`: the player's move within `seconds` (None: its own pace).
+    """`decide(observation, seconds) -> (action, value)`: the move within `seconds` and its value.
 
-    The network alone (`player` is the agent) answers at once. A searching player
-    searches for `seconds`: by its own `act(observation, seconds)` where it takes them
-    (the tree search), else (the alpha-beta of `--search D`) as an alpha-beta as deep
-    as about that long allows (one of 4 lengths a doubling, kept); under
-    `MIN_SEARCH_SECONDS`, the network answers.
+    Both come from the one search that chose the move, inside the time the engine counts
+    on the clock: nothing is searched afterwards for the record or for resigning. The
+    network alone (`player` is the agent) answers at once, with its own value of its
+    move. A searching player searches for `seconds` (None: at its own pace): the tree
+    search by its own `decide(observation, seconds)`; the alpha-beta of `--search D` as
+    an alpha-beta as deep as about that long allows (one of 4 lengths a doubling, kept),
+    whose value is then that search's. Under `MIN_SEARCH_SECONDS` the network answers.
     """
+
+    def network(observation):
+        q = np.asarray(agent.q_values(observation), np.float64)  # NaN: illegal
+        action = int(np.nanargmax(q))  # the first best, as `Agent.act` chooses
+        return action, float(q[action])
+
     if player is agent:
-        return lambda observation, seconds: agent.act(observation)
-    takes_seconds = "seconds" in inspect.signature(player.act).parameters
+        return lambda observation, seconds: network(observation)
+    takes_seconds = "seconds" in inspect.signature(player.decide).parameters
 
-    def act(observation, seconds):
+    def decide(observation, seconds):
         if seconds is None:
-            return player.act(observation)
+            return player.decide(observation)
         if seconds < MIN_SEARCH_SECONDS:
-            return agent.act(observation)
+            return network(observation)
         if takes_seconds:
-            return player.act(observation, seconds=seconds)
+            return player.decide(observation, seconds=seconds)
         kept = 2 ** (math.floor(4 * math.log2(seconds)) / 4)
-        return agent.alpha_beta(move_time=kept).act(observation)  # as deep as time allows
+        return agent.alpha_beta(move_time=kept).decide(observation)  # as deep as time allows
 
-    return act
+    return decide

@@ -8,8 +8,9 @@ main time; else the stones, or for byo-yomi the periods, left in overtime).
 
 `Clock` keeps each colour's time: what `time_left` says, and between those what the
 agent spent on its own moves. `budget` is the time the agent may take for its next
-move: main time spread over the moves a game still has (half the empty points, at
-least 10), plus half an overtime period's share for each move; a reserve is always
+move: main time spread over the moves a game still has (half the plies the game
+estimates it has left, `Game.plies_left`: its empty points; at least 10, as Go can
+outlast its empty points), plus half an overtime period's share for each move; a reserve is always
 kept, so the agent never overruns a period or the main time under the settings it was
 given. None: no clock is set.
 """
@@ -80,18 +81,18 @@ def start(control: TimeControl) -> Timer:
     return Timer(control.main, control.period, stones, overtime=control.main <= 0)
 
 
-def budget(control: TimeControl, timer: Timer, points_left: int) -> float | None:
+def budget(control: TimeControl, timer: Timer, plies_left: int) -> float | None:
     """The seconds the next move may take; None without a limit.
 
     Args:
         control: the time settings.
         timer: the mover's time left.
-        points_left: the board's empty points (the game has about half as many moves
-            of this colour left).
+        plies_left: the moves of both colours the game has left, about
+            (`Game.plies_left`: the board's empty points); half of them are the mover's.
     """
     if control.system == "none":
         return None
-    moves_left = max(MIN_MOVES_LEFT, points_left // 2)
+    moves_left = max(MIN_MOVES_LEFT, plies_left // 2)
     share = timer.main / moves_left if not timer.overtime else 0.0
     if control.system == "byoyomi" and control.period > 0:
         share += OVERTIME_SHARE * control.period
@@ -204,9 +205,9 @@ class Clock:
         self.timers[seat] = told(self.control, seconds, stones)
         return ""
 
-    def budget(self, seat: int, points_left: int) -> float | None:
-        """The seconds `seat`'s next move may take; None without a limit."""
-        return budget(self.control, self.timers[seat], points_left)
+    def budget(self, seat: int, plies_left: int) -> float | None:
+        """The seconds `seat`'s next move may take (`budget`); None without a limit."""
+        return budget(self.control, self.timers[seat], plies_left)
 
     def spent(self, seat: int, seconds: float) -> None:
         """Counts a move of `seat` that took `seconds`."""

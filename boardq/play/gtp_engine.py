@@ -17,11 +17,13 @@ not send it: a move for the other colour then passes for the colour to move
 (`Move.implied`), and `undo` takes such a pass back with the move after it.
 
 `genmove` gives the agent the time the clock allows (`Clock.budget`), at most
-`move_time`; with `resign_below`, it resigns when the agent's win rate of its move is
-below that, never in the opening (the first quarter of the board's points in plies)
-nor in a handicap game. `record()` is the game as a game record (`boardq.records`):
-the colour the agent played named by its file and search, the other "unknown" (GTP
-never says who that is), each generated move's time and value, the result once over.
+`move_time`, and one call of the agent gives the move and its value, both from the
+search that chose the move and both inside the time counted on the clock; with
+`resign_below`, it resigns when that win rate is below the threshold, never in the
+opening (the first quarter of the board's points in plies) nor in a handicap game.
+`record()` is the game as a game record (`boardq.records`): the colour the agent
+played named by its file and search, the other "unknown" (GTP never says who that
+is), each generated move's time and value, the result once over.
 """
 
 from __future__ import annotations
@@ -58,9 +60,9 @@ from boardq.records import PlayerInfo
 
 __all__ = ["AgentEngine", "GtpError", "Move"]
 
-Act = Callable[..., int]
-"""The agent's move for an observation: `act(observation)` or `act(observation, seconds)`."""
-Value = Callable[[Mapping[str, np.ndarray], int], float]
+Act = Callable[..., "int | tuple[int, float | None]"]
+"""The agent's move for an observation, `act(observation)` or `act(observation, seconds)`:
+the action, or `(action, value)` with its value from the search that chose it."""
 Analyse = Callable[[Mapping[str, np.ndarray], float], list]
 
 
@@ -70,13 +72,14 @@ class AgentEngine(GameKeeping):
     Args:
         game: the game; it needs `game.gtp`.
         act: the agent's move for a PettingZoo observation of the player to move; if
-            it takes `seconds` too, the seconds it may take (None: its own pace).
+            it takes `seconds` too, the seconds it may take (None: its own pace). It
+            returns the action, or `(action, value)`: the value in [-1, 1] of the move
+            from the search that chose it, kept in the record and read to resign (an
+            action alone, or a value of None: no value, no resigning).
         name: the engine's `name`.
         version: its `version`.
         log: where notes go (never stdout, which carries GTP alone).
         agent: how a game record names the agent (its file and search).
-        value: the agent's value of the move it chose, in [-1, 1] (None: not kept; no
-            resigning).
         analyse: the agent's moves at the root of a position, best first, each with
             `action, visits, value, prior, pv` (`gtp_analysis.NetworkAnalysis`, or the
             tree search's `analyse`); None: no analysis commands.
@@ -95,7 +98,6 @@ class AgentEngine(GameKeeping):
         version: str = "",
         log: TextIO = None,
         agent: PlayerInfo | None = None,
-        value: Value | None = None,
         analyse: Analyse | None = None,
         values: Callable[[Mapping], np.ndarray] | None = None,
         move_time: float | None = None,
@@ -111,7 +113,6 @@ class AgentEngine(GameKeeping):
         self.version = version
         self.log = log or sys.stderr
         self.agent = agent or PlayerInfo(f"{name} {version}".strip(), {"kind": "agent"})
-        self.value = value
         self.analyse = analyse
         self.move_time = move_time
         self.resign_below = resign_below
@@ -199,14 +200,14 @@ class AgentEngine(GameKeeping):
         """The agent's move for `seat`, played (its vertex), or "resign"."""
         self._to_move(seat)
         observation = self.match.observation()
-        seconds = self._budget(seat)
+        seconds = self._budget(seat, observation)
         t0 = time.perf_counter()
-        action = int(self.act(observation, seconds) if self._timed else self.act(observation))
+        decided = self.act(observation, seconds) if self._timed else self.act(observation)
         spent = time.perf_counter() - t0
         self.clock.spent(seat, spent)
+        action, value = _decision(decided)
         if not self.match.legal()[action]:
             raise GtpError(f"the agent chose {self.vertex_of(action)}, which is illegal")
-        value = None if self.value is None else float(self.value(observation, action))
         plies, points = len(self.moves), board_points(self.game)
         if resigns(self.resign_below, value, plies, points, bool(self.setup_plies)):
             self.resigned = seat
@@ -214,9 +215,13 @@ class AgentEngine(GameKeeping):
         self.record_move(action, generated=True, seconds=spent, value=value)
         return self.moves[-1].vertex
 
-    def _budget(self, seat: int) -> float | None:
-        """The seconds the next move may take: the clock's share, at most `move_time`."""
-        allowed = self.clock.budget(seat, int(self.match.legal().sum()))
+    def _budget(self, seat: int, observation: Mapping[str, np.ndarray]) -> float | None:
+        """The seconds the next move may take: the clock's share, at most `move_time`.
+
+        The clock spreads main time over the moves the game has left by its own
+        estimate (`Game.plies_left`: the empty points), not over the legal moves.
+        """
+        allowed = self.clock.budget(seat, self.game.plies_left(observation["observation"]))
         caps = [t for t in (allowed, self.move_time) if t is not None]
         return min(caps) if caps else None
 
@@ -235,3 +240,11 @@ class AgentEngine(GameKeeping):
     def _quit(self, args: list[str]) -> str:
         self.done = True
         return ""
+
+
+def _decision(decided) -> tuple[int, float | None]:
+    """(action, value) of what `act` returned: an action, or an action and its value."""
+    if isinstance(decided, tuple):
+        action, value = decided
+        return int(action), None if value is None else float(value)
+    return int(decided), None

@@ -185,3 +185,13 @@ class SearchPlayer:
         """The legal move of best searched value."""
         values = self._values(observation, exact_root=False)
         return int(masked_argmax(np.nan_to_num(values, nan=-np.inf), ~np.isnan(values)))
+
+    def decide(self, observation: Mapping[str, np.ndarray]) -> tuple[int, float]:
+        """The move `act` plays and its searched value, from one search in one call.
+
+        For callers that count the time (a game's clock): nothing is searched after
+        the move is chosen.
+        """
+        values = self._values(observation, exact_root=False)
+        action = int(masked_argmax(np.nan_to_num(values, nan=-np.inf), ~np.isnan(values)))
+        return action, float(values[action])

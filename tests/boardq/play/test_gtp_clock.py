@@ -137,9 +137,10 @@ def test_a_whole_game_under_gtp2ogs_time_commands_gets_no_error_and_never_overru
     assert max(given) <= control.period  # even in main time a move never spends more
 
 
-def test_the_commands_act_searches_within_the_seconds_the_clock_gives():
-    """`boardq gtp`'s act with the real bundled agent: the network alone ignores the
-    clock; the alpha-beta of --search and the tree search search within the seconds."""
+def test_the_commands_decide_searches_within_the_seconds_the_clock_gives():
+    """`boardq gtp`'s decide with the real bundled agent: the network alone ignores the
+    clock; the alpha-beta of --search and the tree search search within the seconds;
+    each gives its move's value from the search that chose it."""
     from boardq.commands.agents import load_agent
     from boardq.commands.gtp import timed_act
 
@@ -147,8 +148,47 @@ def test_the_commands_act_searches_within_the_seconds_the_clock_gives():
     agent = load_agent(game.bundled_agent, game)
     observation = AgentEngine(game, lambda obs: 0).match.observation()
     legal = np.flatnonzero(observation["action_mask"])
-    for player in (agent, agent.searcher(2), agent.searcher(move_time=5.0)):
-        act = timed_act(agent, player)
+    for player in (agent, agent.searcher(2), agent.searcher(move_time=0.3)):
+        decide = timed_act(agent, player)
         for seconds in (None, 0.01, 0.2):
-            assert act(observation, seconds) in legal
-    assert any(key[0] == "alpha-beta" and key[2] == 2**-2.5 for key in agent._searchers.made)
+            action, value = decide(observation, seconds)
+            assert action in legal and -1 <= value <= 1
+    q = agent.q_values(observation)
+    best = int(np.nanargmax(q))
+    assert timed_act(agent, agent.searcher(2))(observation, 0.01) == (best, q[best])
+    # 0.2 s is searched by the alpha-beta of 2**-2.5 s (kept): its move and its value.
+    kept = agent.alpha_beta(move_time=2**-2.5)
+    assert timed_act(agent, agent.searcher(2))(observation, 0.2) == kept.decide(observation)
+
+
+def budget_after(game_name: str, plies: int, settings: str = "kgs-time_settings absolute 60"):
+    """The seconds the engine gives its next move in `game_name` after `plies` first moves."""
+    given = []
+
+    def act(observation, seconds):
+        given.append(seconds)
+        return int(np.flatnonzero(observation["action_mask"])[0])
+
+    engine = AgentEngine(get_game(game_name), act)
+    assert engine.answer(settings) == "=\n\n"
+    for _ in range(plies):
+        engine.match.play(int(np.flatnonzero(engine.match.legal())[0]))
+    seat = engine.match.to_move
+    assert engine.answer(f"genmove {'bw'[seat]}").startswith("= ")
+    return given[-1]
+
+
+@pytest.mark.parametrize(
+    "game, plies, moves_left",
+    [
+        ("connect_four", 0, 21),  # 42 cells: 21 moves each
+        ("connect_four", 12, 15),  # 30 cells left
+        ("othello", 0, 30),  # 60 empty squares
+        ("othello", 10, 25),
+        ("go", 0, 40),  # 81 points // 2, as before
+    ],
+)
+def test_main_time_is_spread_over_the_moves_the_game_really_has_left(game, plies, moves_left):
+    """The budget counts the board's empty points, not the legal moves (Connect Four's 7
+    columns, Othello's few flips were at the floor of 10: main time spent early)."""
+    assert budget_after(game, plies) == pytest.approx(60 / moves_left)

@@ -114,13 +114,11 @@ def test_final_score_counts_area_with_komi(go):
 
 def test_printsgf_is_the_game_so_far_with_the_agent_named_by_its_colour(tmp_path):
     agent = PlayerInfo("boardq agent go.npz, search depth 2", {"kind": "agent"})
-    values = []
 
-    def value(observation, action):
-        values.append(action)
-        return 0.25
+    def decide(observation):
+        return first_legal(observation), 0.25  # the move and its value, in one call
 
-    go = AgentEngine(get_game("go"), first_legal, agent=agent, value=value)
+    go = AgentEngine(get_game("go"), decide, agent=agent)
     talk(go, "play b E5", "genmove w", "play b D4", "genmove w", "undo", "genmove w")
     record = printed_sgf(go)
     assert [m.label for m in record.moves] == ["E5", "A9", "D4", "B9"]
