@@ -28,8 +28,11 @@ _RATIO_LABELS = {
     "fed_vs_naive": "fed learner / naive learning",
     "processes_scaling": "most actor processes / fewest",
     "feed": "feed: collection capacity / learner demand",
+    "tree_visits_vs_forward": "tree search's visits/s / the network's positions/s",
+    "tree_visits_vs_forward_plain": "the same, the plain tree",
 }
 _SHARES = {"fed_vs_ceiling", "learner_vs_roofline", "learner_vs_peak", "training_vs_ceiling"}
+_SHARES |= {"tree_visits_vs_forward", "tree_visits_vs_forward_plain"}
 _MET = {True: "[green]yes[/]", False: "[red]no[/]", None: "not measured"}
 
 
@@ -110,6 +113,16 @@ def _details(key: str, f: dict[str, Any]) -> str:
             f"{_num(f.get('leaves_per_sec_numpy'))} leaves/s, tensorflow "
             f"{_num(f.get('leaves_per_sec_tensorflow'))} "
             f"({_num(f.get('numpy_over_tensorflow'), '{:.2f}')}x)"
+        )
+    if base == "tree_visits":
+        return (
+            f"{f['positions']} positions, {f['visits_per_move']} visits a move, {f['agent']}; "
+            f"the network alone at batch {f['batch']}: {_num(f['forward_rows_per_sec'])} "
+            f"positions/s; compiled tree {_pct(f['visits_over_forward'])} of it"
+            f"{'' if f['compiled'] else ' (no compiled form: the plain tree)'}, plain tree "
+            f"{_num(f['visits_per_sec_plain'])} visits/s ({_pct(f['visits_over_forward_plain'])}"
+            f"); {_num(f['compiled_over_plain'], '{:.2f}')}x; same moves "
+            f"{f['same_moves']} of {f['positions']}"
         )
     if base == "training":
         return (

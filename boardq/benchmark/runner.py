@@ -33,6 +33,8 @@ TARGETS = {
     "vector_play_vs_random_play": 20.0,
     "processes_scaling": 1.6,
     "training_vs_ceiling": 0.9,
+    # The tree search's visits a second over the network's positions a second (issue 68).
+    "tree_visits_vs_forward": 0.5,
 }
 
 
@@ -131,7 +133,14 @@ def compute_ratios(stages: dict[str, StageResult], config: TrainConfig) -> dict[
         "learner_demand_transitions_per_sec": demand,
         "collection_capacity_transitions_per_sec": capacity,
         "feed": ratio(capacity, demand),
+        # The tree search against the network alone, in one process (`tree_visits`).
+        "tree_visits_vs_forward": _figure(stages, "tree_visits", "visits_over_forward"),
+        "tree_visits_vs_forward_plain": _figure(stages, "tree_visits", "visits_over_forward_plain"),
     }
+
+
+def _figure(stages: dict[str, StageResult], key: str, name: str) -> float | None:
+    return stages[key].figures.get(name) if key in stages else None
 
 
 def machine_info() -> dict[str, Any]:
@@ -154,7 +163,7 @@ def machine_info() -> dict[str, Any]:
 
 
 def _stages(game: Game, s: BenchSettings, log: Callable[[str], None]) -> list[StageResult]:
-    from boardq.benchmark import learning, naive, roofline, search, stages, training
+    from boardq.benchmark import learning, naive, roofline, search, stages, training, tree_visits
     from boardq.benchmark.sweep import sweep
     from boardq.dqn.builder import Builder
 
@@ -181,6 +190,8 @@ def _stages(game: Game, s: BenchSettings, log: Callable[[str], None]) -> list[St
         out += search.search_time(game, cfg, s.search_depths, d.search_sec, cfg.seed)
         log("the tree search at play: leaves a second against the network's forward pass")
         out.append(search.tree_search_rate(game, cfg, d.search_sec, cfg.seed))
+        log("the tree search's visits a second, compiled and plain, against the network's")
+        out.append(tree_visits.tree_visits_rate(game, cfg, cfg.seed, rounds=2 if s.quick else 4))
     if s.training:
         log("full training")
         out.append(training.training(game, cfg, d.training_sec))

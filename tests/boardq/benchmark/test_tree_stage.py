@@ -29,3 +29,25 @@ def test_the_tree_stage_counts_leaves_against_the_forward_pass(name):
         f["leaves_per_sec_numpy"] / f["leaves_per_sec_tensorflow"]
     )
     assert "numpy" in line and "tensorflow" in line
+
+
+@pytest.mark.parametrize("name, compiled", [("connect_four", True), ("tictactoe", False)])
+def test_the_visits_stage_times_both_trees_beside_the_network(name, compiled):
+    from boardq.benchmark.report import _details
+    from boardq.benchmark.runner import compute_ratios
+    from boardq.benchmark.tree_visits import tree_visits_rate
+    from boardq.catalog import get_game
+
+    game = get_game(name)
+    stage = tree_visits_rate(game, game.preset, seed=1, positions=2, visits=30, rounds=2)
+    f = stage.figures
+    assert stage.key == "tree_visits" and stage.unit == "visits/s"
+    assert f["compiled"] is compiled  # tic-tac-toe has no compiled form: both trees plain
+    assert f["same_moves"] == 2  # the compiled tree plays the plain tree's moves
+    assert stage.rate == f["visits_per_sec"] > 0 and f["visits_per_sec_plain"] > 0
+    assert f["visits_over_forward"] == pytest.approx(stage.rate / f["forward_rows_per_sec"])
+    assert f["compiled_over_plain"] == pytest.approx(stage.rate / f["visits_per_sec_plain"])
+    ratios = compute_ratios({"tree_visits": stage}, game.preset)
+    assert ratios["tree_visits_vs_forward"] == f["visits_over_forward"]
+    assert ratios["tree_visits_vs_forward_plain"] == f["visits_over_forward_plain"]
+    assert "same moves 2 of 2" in _details("tree_visits", {**f, "rate": stage.rate})
