@@ -80,8 +80,9 @@ def add_command(sub) -> None:
         action="append",
         type=parse_spec,
         metavar="SPEC",
-        help="opponent (repeatable; default: random and winblock, plus perfect for "
-        "tic-tac-toe); search:D is the evaluated agent itself with a depth-D lookahead, "
+        help="opponent (repeatable; default: random and the game's rules-based players, "
+        "winblock, line or greedy, plus perfect for tic-tac-toe; games with none of them, "
+        "mcts:100); search:D is the evaluated agent itself with a depth-D lookahead, "
         "tree:N (tree:SECs) with a tree search of N visits (SEC seconds) a move",
     )
     add_search_options(
