@@ -28,9 +28,7 @@ from boardq.settings import (
     setting,
     typed_value,
 )
-
-RETURNS = ("plain", "watkins")
-"""The `returns` setting's choices: the rules of `boardq.dqn.returns`."""
+from boardq.target_settings import RETURNS, TargetSettings
 
 __all__ = [
     "GROUPS",
@@ -43,7 +41,7 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class TrainConfig(ExecutionSettings, EvaluationSettings):
+class TrainConfig(ExecutionSettings, EvaluationSettings, TargetSettings):
     """Everything one training run needs; stored as config.json in its run directory.
 
     Fields are grouped (`GROUPS`): the algorithm's settings decide what is learned;
@@ -52,6 +50,7 @@ class TrainConfig(ExecutionSettings, EvaluationSettings):
     extends) only how the work is spread over threads, processes and devices; run
     settings how long, where and how it is logged; evaluation settings
     (`EvaluationSettings`, extended too) how the run rates its snapshots as it trains.
+    The algorithm's settings of what the targets are live in `TargetSettings`.
     """
 
     game: str = setting("tictactoe", group="run", help="game to train", cli=False)
@@ -65,20 +64,6 @@ class TrainConfig(ExecutionSettings, EvaluationSettings):
         check=UNIT,
         help="learning rate at the end of the budget as a share of learning_rate, reached "
         "along a half cosine over the budget (1: constant)",
-    )
-    discount: float = setting(0.99, group="algorithm", check=UNIT, help="discount per move (gamma)")
-    n_step: int = setting(
-        1, group="algorithm", check=AT_LEAST_1, help="moves per return before bootstrapping"
-    )
-    returns: str = setting(
-        "plain",
-        group="algorithm",
-        check=(lambda v: v in RETURNS, f"must be one of {', '.join(RETURNS)}"),
-        choices=tuple(RETURNS),
-        help="where an n-step return stops: plain sums all n moves, exploring ones "
-        "included; watkins stops before the first move either player makes that is not "
-        "the network's greedy move and bootstraps there (Watkins's Q(lambda) cut at n "
-        "moves; docs/strength.md)",
     )
     opening_plies: int = setting(
         0,
@@ -111,14 +96,6 @@ class TrainConfig(ExecutionSettings, EvaluationSettings):
         group="algorithm",
         check=NOT_NEGATIVE,
         help="copy the online network to the target every K train steps (0: soft updates)",
-    )
-    bootstrap_epsilon: float = setting(
-        0.0,
-        group="algorithm",
-        check=UNIT,
-        help="share of random moves the TD target assumes of the next player (0: its best "
-        "move, Double DQN; more: prefer positions that give a weaker opponent chances "
-        "to go wrong)",
     )
     huber_delta: float = setting(
         1.0, group="algorithm", check=POSITIVE, help="Huber loss threshold"

@@ -17,6 +17,7 @@ from typing import Protocol
 import numpy as np
 
 from boardq.dqn.coordination import put_until_stopped
+from boardq.dqn.lambda_returns import LambdaReturn
 from boardq.dqn.openings import NoOpenings, Openings
 from boardq.dqn.policies import epsilon_greedy
 from boardq.dqn.returns import Plain, Returns
@@ -101,6 +102,8 @@ class Actor:
       epsilon_fn: exploration rate as a function of transitions collected so far.
       n_step, discount: see `boardq.dqn.transitions`.
       returns: where the n-step returns stop (`boardq.dqn.returns`; default: plain).
+      trace: the lambda-return's weights (`boardq.dqn.lambda_returns`; default: the
+        plain n-step return).
       openings: how the games open (`boardq.dqn.openings`; default: every move the
         policy's).
       rewards: what a move earns (`boardq.dqn.rewards`; default: the result).
@@ -131,6 +134,7 @@ class Actor:
         openings: Openings | None = None,
         rewards: Rewards | None = None,
         search: MoveSearch | None = None,
+        trace: LambdaReturn | None = None,
     ):
         self.games = games
         self.name = name
@@ -139,7 +143,10 @@ class Actor:
         self._epsilon_fn = epsilon_fn
         self._admit = admit
         self.rng = np.random.default_rng(seed)  # a checkpoint keeps its state
-        self._nstep = NStepBatch(n_step, discount, games.size, games.obs_shape, games.num_actions)
+        self._trace = trace if trace is not None else LambdaReturn(1.0, discount)
+        self._nstep = NStepBatch(
+            n_step, discount, games.size, games.obs_shape, games.num_actions, self._trace
+        )
         self._returns = returns if returns is not None and n_step > 1 else Plain()
         self._openings = openings if openings is not None else NoOpenings()
         self._rewards = rewards if rewards is not None else Results()
@@ -170,7 +177,7 @@ class Actor:
         actions = self._openings.moves(actions, mask, self._ply, self.rng)
         cuts = self._returns.cuts(newest, mask, actions)
         cut = None if cuts is None else self._nstep.cut(cuts, obs, mask)
-        self._nstep.record(obs, actions)
+        self._nstep.record(obs, actions, self._trace.values(newest, mask))
         outcome = self.games.step(actions)
         next_obs, next_mask = self.games.observe()
         reward = self._rewards.rewards(outcome)

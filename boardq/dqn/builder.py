@@ -19,6 +19,7 @@ import numpy as np
 from boardq.config import TrainConfig
 from boardq.dqn.actor import ActFn, Actor, MoveSearch, PoolOpponent
 from boardq.dqn.collection import Collection, LocalCollection, moves_in_flight
+from boardq.dqn.lambda_returns import make_lambda_return
 from boardq.dqn.learner_loop import LearnerLoop, Source
 from boardq.dqn.openings import make_openings
 from boardq.dqn.replay import RateLimiter, ReplayRing
@@ -163,6 +164,7 @@ class Builder:
                     n_step=cfg.n_step,
                     discount=cfg.discount,
                     returns=make_returns(cfg.returns),
+                    trace=make_lambda_return(cfg.td_lambda, cfg.discount),
                     openings=make_openings(cfg.opening_plies, cfg.games_per_thread),
                     rewards=make_rewards(cfg.reward_lead),
                     seed=seed,

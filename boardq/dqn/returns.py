@@ -60,7 +60,7 @@ class Watkins:
         return masked_argmax(np.asarray(q), np.asarray(mask, bool)) != np.asarray(actions)
 
 
-RULES = {"plain": Plain, "watkins": Watkins}  # the names are `boardq.config.RETURNS`
+RULES = {"plain": Plain, "watkins": Watkins}  # the names are `boardq.target_settings.RETURNS`
 
 
 def make_returns(name: str) -> Returns:

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from boardq.dqn.lambda_returns import LambdaReturn
+
 __all__ = [
     "FIELDS",
     "SCHEMA",
@@ -67,7 +69,7 @@ class Column:
 SCHEMA: tuple[Column, ...] = (
     Column("obs", np.int8, "obs", "planes of the mover's view before its move"),
     Column("action", np.int16, "scalar", "the move"),
-    Column("reward", np.float32, "scalar", "the n-step negamax return G"),
+    Column("reward", np.float32, "scalar", "the n-step negamax return G (lambda-weighted)"),
     Column("discount", np.float32, "scalar", "(-gamma)^n, or 0 if the game ended"),
     Column("next_obs", np.int8, "obs", "planes of the player to move n moves later"),
     Column("next_mask", np.bool_, "actions", "legal moves there (none at the end)"),
@@ -186,12 +188,24 @@ class NStepBatch:
       n_step, discount: as `NStepBuilder`.
       num_games: M.
       obs_shape, num_actions: of the game.
+      trace: the weights of the return (`boardq.dqn.lambda_returns`; default: the plain
+        n-step return, lambda 1).
     """
 
-    def __init__(self, n_step: int, discount: float, num_games: int, obs_shape, num_actions: int):
+    def __init__(
+        self,
+        n_step: int,
+        discount: float,
+        num_games: int,
+        obs_shape,
+        num_actions: int,
+        trace: LambdaReturn | None = None,
+    ):
         if n_step < 1:
             raise ValueError("n_step must be >= 1")
         self._n, self._gamma, self._m = n_step, float(discount), num_games
+        self._trace = trace if trace is not None else LambdaReturn(1.0, discount)
+        self._value = np.zeros((n_step, num_games), np.float64)  # V(s) of each recorded move
         self._obs_shape, self._num_actions = tuple(obs_shape), num_actions
         self._obs = np.zeros((n_step, num_games, *obs_shape), np.int8)
         self._action = np.zeros((n_step, num_games), np.int16)
@@ -199,11 +213,18 @@ class NStepBatch:
         self._open = np.zeros(num_games, np.int64)  # moves not yet closed, per game
         self._t = 0  # steps so far; the newest move sits in slot t % n
 
-    def record(self, obs: np.ndarray, actions: np.ndarray) -> None:
-        """The movers' planes [M, ...] (copied) and their moves [M], before stepping."""
+    def record(
+        self, obs: np.ndarray, actions: np.ndarray, values: np.ndarray | None = None
+    ) -> None:
+        """The movers' planes [M, ...] (copied) and their moves [M], before stepping.
+
+        `values` [M] are the positions' values for a lambda-return (`trace.values`).
+        """
         slot = self._t % self._n
         self._obs[slot] = obs
         self._action[slot] = actions
+        if values is not None:
+            self._value[slot] = values
 
     def cut(self, games: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> Chunk:
         """Closes every open move of the games `games`, bootstrapping from them now.
@@ -266,10 +287,13 @@ class NStepBatch:
         """Transitions of games `rows` from the move `age` steps before the newest."""
         newest = (self._t - 1) % self._n
         start = (newest - age) % self._n
+        reward_w, value_w, tail = self._trace.weights(age + 1)
         g = np.zeros(rows.size)
-        for k in range(age + 1):  # G = sum_k (-gamma)^k r_{start+k}
-            g += (-self._gamma) ** k * self._reward[(start + k) % self._n, rows]
-        discount = 0.0 if terminal else (-self._gamma) ** (age + 1)
+        for k in range(age + 1):  # G = sum_k (-gamma)^k r_{start+k}, lambda 1
+            g += reward_w[k] * self._reward[(start + k) % self._n, rows]
+            if k and self._trace.uses_values:  # the lambda-return's V(s_{start+k})
+                g += value_w[k] * self._value[(start + k) % self._n, rows]
+        discount = 0.0 if terminal else tail
         return {
             "obs": self._obs[start, rows],
             "action": self._action[start, rows],

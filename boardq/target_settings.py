@@ -1,0 +1,53 @@
+"""The settings of what the learner's targets are: returns, their discount and trace.
+
+Part of the "algorithm" group. `TrainConfig` extends this class, so they are fields of
+the one flat record that the command line, config.json and the presets share.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardq.settings import AT_LEAST_1, UNIT, setting
+
+__all__ = ["RETURNS", "TargetSettings"]
+
+RETURNS = ("plain", "watkins")
+"""The `returns` setting's choices: the rules of `boardq.dqn.returns`."""
+
+
+@dataclass(frozen=True)
+class TargetSettings:
+    """How the Q-network's targets are formed (`boardq.dqn.transitions`, `losses`)."""
+
+    discount: float = setting(0.99, group="algorithm", check=UNIT, help="discount per move (gamma)")
+    n_step: int = setting(
+        1, group="algorithm", check=AT_LEAST_1, help="moves per return before bootstrapping"
+    )
+    returns: str = setting(
+        "plain",
+        group="algorithm",
+        check=(lambda v: v in RETURNS, f"must be one of {', '.join(RETURNS)}"),
+        choices=tuple(RETURNS),
+        help="where an n-step return stops: plain sums all n moves, exploring ones "
+        "included; watkins stops before the first move either player makes that is not "
+        "the network's greedy move and bootstraps there (Watkins's Q(lambda) cut at n "
+        "moves; docs/strength.md)",
+    )
+    td_lambda: float = setting(
+        1.0,
+        group="algorithm",
+        check=UNIT,
+        help="lambda of the lambda-return over the n_step moves: the k-move returns mixed "
+        "by (1 - lambda) lambda^(k-1), the positions within valued by the acting network "
+        "(1: the plain n-step return; 0: one-step targets; KLENT takes 0.88 with long "
+        "returns; boardq.dqn.lambda_returns)",
+    )
+    bootstrap_epsilon: float = setting(
+        0.0,
+        group="algorithm",
+        check=UNIT,
+        help="share of random moves the TD target assumes of the next player (0: its best "
+        "move, Double DQN; more: prefer positions that give a weaker opponent chances "
+        "to go wrong)",
+    )
