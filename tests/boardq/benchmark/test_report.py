@@ -81,6 +81,23 @@ def made_up_results():
         ),  # fmt: skip
         stage("naive_collection", 20.0, "transitions/s"),
         stage("naive_learning", 8.0),
+        stage(
+            "tree_visits",
+            30_000.0,
+            "visits/s",
+            positions=12,
+            visits_per_move=400,
+            batch=16,
+            compiled=True,
+            visits_per_sec=30_000.0,
+            visits_per_sec_plain=6_000.0,
+            forward_rows_per_sec=50_000.0,
+            visits_over_forward=0.6,
+            visits_over_forward_plain=0.12,
+            compiled_over_plain=5.0,
+            same_moves=12,
+            agent="the bundled agent",
+        ),  # fmt: skip
         stage("collection[games_per_thread=256]", 180_000.0, "transitions/s", **collection),
     ]
 
@@ -114,6 +131,7 @@ def test_comparisons_targets_and_the_feed_figure():
     # Side by side: the chip at the learner's shapes, the learner alone, full training.
     assert (r["roofline_gflops"], r["learner_ceiling"], r["training_steps"]) == (200, 500, 460)
     assert r["training_vs_ceiling"] == pytest.approx(0.92)
+    assert (r["tree_visits_vs_forward"], r["tree_visits_vs_forward_plain"]) == (0.6, 0.12)
     assert all(t["met"] for t in report["targets"].values())
     json.dumps(report, allow_nan=False)  # JSON-ready
 
@@ -129,7 +147,8 @@ def test_render_shows_every_stage_sweeps_and_the_no_gpu_reason():
                   "alone 500.0 train steps/s, 100 GFLOP/s (50% of the chip) | full training "
                   "460.0 train steps/s (92% of the learner alone)",
                   "float32 200, bfloat16 320", "200 MFLOP a train step",
-                  "batch 256, float32, batch_splits 1"):  # fmt: skip
+                  "batch 256, float32, batch_splits 1",
+                  "compiled tree 60% of it", "same moves 12 of 12"):  # fmt: skip
         assert words in text, words
 
 

@@ -16,6 +16,7 @@ STAGES = {
     "search_d2",
     "search_d3",
     "tree_search",
+    "tree_visits",
     "random_play",
     "vector_play",
     "collection",
