@@ -5,7 +5,7 @@ Sabaki `analyze COLOUR INTERVAL` or `kata-analyze COLOUR INTERVAL` (KataGo's), a
 `lz-genmove_analyze` / `genmove_analyze` to play while they watch. The answer is `=`,
 then every INTERVAL centiseconds one line of entries, best move first:
 
-    info move D4 visits 1 winrate 4656 prior 839 lcb 4656 order 0 pv D4 Q16
+    info move D4 visits 836 winrate 4656 prior 839 lcb 4311 order 0 pv D4 Q16
 
 (`lz-analyze` and `analyze`: win rate and prior as integers, ten-thousandths;
 `kata-analyze`: floats 0..1), until the next command ends it with an empty line.
@@ -13,13 +13,24 @@ then every INTERVAL centiseconds one line of entries, best move first:
 
 The figures come from the agent: a player with `analyse(observation, seconds)` (the
 tree search) gives its root's moves, visits and lines; otherwise `NetworkAnalysis`
-gives the network's: each legal move's value as its win rate, a softmax of the values
-as its prior, one visit, and the line where both sides play the network's best move.
-Win rates are the mover's: (value + 1) / 2 of a value in [-1, 1].
+gives the network's: its best moves' values as their win rates, a softmax of the values
+as their priors, one visit each, and the line where both sides play the network's best
+move. Win rates are the mover's: (value + 1) / 2 of a value in [-1, 1].
+
+As Leela Zero and KataGo do, a line lists the moves the search has visited (`shown`):
+a move it has not has only the network's value, no win rate of the search's; a move
+proven won, drawn or lost is listed, visited or not, with its exact value. The network
+alone has visited nothing: it lists its best moves as one visit each, since its value
+of a move is one look at the position after it, as a visit of the tree search is, and
+a GUI given no move would show nothing. `lcb` is a lower confidence bound of the win
+rate p of `visits` n: p - 2 sqrt(p (1 - p) / n), at least 0 (`lower_bound`), where
+sqrt(p (1 - p)) is the largest spread a mean p of values in 0..1 can have; a proven
+move's is its win rate, exact.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -35,12 +46,16 @@ __all__ = [
     "MoveLine",
     "NetworkAnalysis",
     "info_line",
+    "lower_bound",
     "parse_request",
+    "shown",
     "win_rate",
 ]
 
 PRIOR_TEMPERATURE = 0.1
 """The network's priors: a softmax of its values over this temperature."""
+LCB_STDEVS = 2.0
+"""`lcb` is this many standard errors below the win rate."""
 PV_LENGTH = 8
 """The network's line: its best move for each side, this many moves at most."""
 DEFAULT_MOVES = 10
@@ -57,6 +72,7 @@ class MoveLine(NamedTuple):
     value: float
     prior: float
     pv: tuple[int, ...]
+    proven: bool = False
 
 
 @dataclass(frozen=True)
@@ -147,19 +163,38 @@ def _centiseconds(text: str) -> float:
     return max(0.05, centiseconds / 100)
 
 
+def shown(moves: list) -> list:
+    """The moves a line lists: those visited, and those proven (exact without a visit)."""
+    return [m for m in moves if m.visits > 0 or getattr(m, "proven", False)]
+
+
+def lower_bound(rate: float, visits: int, proven: bool = False) -> float:
+    """The `lcb` of a win rate of `visits`: `LCB_STDEVS` standard errors below it.
+
+    The standard error is sqrt(rate (1 - rate) / visits), the largest a mean `rate` of
+    `visits` values in 0..1 can have; a proven move's bound is its rate (exact).
+    """
+    if proven:
+        return rate
+    if visits < 1:
+        return 0.0
+    return max(0.0, rate - LCB_STDEVS * math.sqrt(rate * (1 - rate) / visits))
+
+
 def info_line(moves: list, vertex: Callable[[int], str], floats: bool) -> str:
-    """One line of `info` entries, best first, `move ... pv ...` each."""
+    """One line of `info` entries, best first, `move ... pv ...` each, of the moves `shown`."""
 
     def number(share: float) -> str:
         return f"{share:.4f}" if floats else str(int(round(share * 10_000)))
 
     entries = []
-    for order, m in enumerate(moves):
-        rate = number(win_rate(m.value))
+    for order, m in enumerate(shown(moves)):
+        rate = win_rate(m.value)
+        lcb = lower_bound(rate, int(m.visits), getattr(m, "proven", False))
         pv = " ".join(vertex(a) for a in m.pv) or vertex(m.action)
         entries.append(
-            f"info move {vertex(m.action)} visits {int(m.visits)} winrate {rate} "
-            f"prior {number(float(m.prior))} lcb {rate} order {order} pv {pv}"
+            f"info move {vertex(m.action)} visits {int(m.visits)} winrate {number(rate)} "
+            f"prior {number(float(m.prior))} lcb {number(lcb)} order {order} pv {pv}"
         )
     return " ".join(entries)
 
@@ -175,13 +210,23 @@ class NetworkAnalysis:
     def __init__(self, q_batch: Callable[[np.ndarray], np.ndarray], rules: Any) -> None:
         self.q_batch = q_batch
         self.rules = rules
+        self._last: tuple[bytes, list[MoveLine]] | None = None
 
     def __call__(
         self, observation: Mapping[str, np.ndarray], seconds: float = 0.0
     ) -> list[MoveLine]:
-        """The legal moves, best first (`seconds` is not needed: the network is quick)."""
+        """The best legal moves, best first (`seconds` is not needed: the network is quick).
+
+        The last position's answer is kept: a stream asks for it every slice.
+        """
         planes = np.asarray(observation["observation"], np.int8)
         legal = np.asarray(observation["action_mask"], bool)
+        key = planes.tobytes() + legal.tobytes()
+        if self._last is None or self._last[0] != key:
+            self._last = (key, self._moves(planes, legal))
+        return list(self._last[1])
+
+    def _moves(self, planes: np.ndarray, legal: np.ndarray) -> list[MoveLine]:
         if not legal.any():
             return []
         q = np.asarray(self.q_batch(planes[None])[0], np.float64)

@@ -1,8 +1,9 @@
 """The engine's loop: commands from stdin, answers to stdout, analysis streamed between.
 
 A thread reads stdin into a queue (`Lines`), so an analysis (`lz-analyze`...) that
-streams its lines notices the next command at once and stops, as the GUIs stop it:
-its answer ends with an empty line and the command is then answered. Controllers
+streams its lines notices the next command between two short slices of its search
+and stops, as the GUIs stop it: its answer ends with an empty line and the command
+is then answered. Controllers
 that send many commands without waiting (Sabaki replays a game so) get their answers
 in order.
 """
@@ -16,13 +17,16 @@ import traceback
 from typing import TextIO
 
 from boardq.gtp import Command, GtpSyntaxError, format_response
-from boardq.play.gtp_analysis import ANALYSE_COMMANDS, info_line, parse_request
+from boardq.play.gtp_analysis import ANALYSE_COMMANDS, info_line, parse_request, shown
 
 __all__ = ["Lines", "run", "stream"]
 
 _NOTHING = object()
-GLANCE_SECONDS = 0.05
-"""The analysis a `genmove_analyze` shows before its move: this long a look."""
+SLICE_SECONDS = 0.05
+"""An analysis grows this long at a time, then looks for a command waiting on stdin."""
+LOOK_SECONDS = 0.001
+"""After its move, a `genmove_analyze` shows the analysis grown this little more: the
+tree that chose the move (one batch more), not a search counted on no clock."""
 
 
 class Lines:
@@ -84,8 +88,14 @@ def run(engine, stdin: TextIO, stdout: TextIO) -> None:
 def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
     """Streams an analysis command's answer until a line is waiting (`lines` None: once).
 
-    `=` first, then a line of `info` entries every interval; the empty line ends it. A
-    `genmove_analyze` ends with `play VERTEX` once the move is made.
+    `=` first with a line of `info` entries, then a line every interval; the empty line
+    ends it. The analysis grows in slices of `SLICE_SECONDS` and stdin is looked at
+    between them, so the next command is answered within about a slice whatever the
+    interval. A `genmove_analyze` makes its move first (timed as `genmove`), then
+    answers `=`, the analysis of the position it moved from and `play VERTEX`.
+
+    Every error before `=` (a bad argument, the position, any failure of the agent's)
+    is answered `? message`; a failure once the stream runs ends it. The engine goes on.
     """
     ident = "" if command.id is None else str(command.id)
 
@@ -93,43 +103,69 @@ def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
         out.write(text)
         out.flush()
 
+    def refuse(message: str) -> None:
+        write(format_response(command.id, False, message))
+
     try:
         request = parse_request(command.name, command.args)
         observation = engine.analysed(request.seat)
     except GtpSyntaxError as e:
-        write(format_response(command.id, False, f"syntax error: {e}"))
+        refuse(f"syntax error: {e}")
         return
     except engine.Error as e:
-        write(format_response(command.id, False, str(e)))
+        refuse(str(e))
         return
-    write(f"={ident}\n")
     floats = request.style.floats
 
-    def info(seconds: float) -> bool:
-        """Writes a line of the analysis; False if it failed (said on the log)."""
-        try:
-            moves = engine.analyse(observation, seconds)[: request.max_moves]
-        except Exception:  # a bug must not end a GUI's session: say it, end the stream
-            print(f"boardq gtp: {command.name} failed:", file=engine.log)
-            traceback.print_exc(file=engine.log)
-            return False
-        if moves:
-            write(info_line(moves, engine.vertex_of, floats) + "\n")
-        return True
+    def look(seconds: float) -> str:
+        """A line of the analysis grown `seconds` more ("" for no move to list)."""
+        moves = shown(engine.analyse(observation, seconds))[: request.max_moves]
+        return info_line(moves, engine.vertex_of, floats) + "\n" if moves else ""
 
     if request.style.genmove:
-        info(GLANCE_SECONDS)
         try:
             vertex = engine.generate(request.seat)
         except engine.Error as e:
-            vertex = "resign"
-            print(f"boardq gtp: {command.name}: {e}", file=engine.log)
+            refuse(str(e))
+            return
+        except Exception as e:  # a bug must not end a GUI's game: say it, go on
+            _log_failure(engine, command)
+            refuse(f"internal error: {e}")
+            return
+        write(f"={ident}\n")
+        try:  # the tree that chose the move, grown one batch more (or the network's view)
+            write(look(LOOK_SECONDS))
+        except Exception:  # the move stands: only its analysis is missing
+            _log_failure(engine, command)
         write(f"play {vertex}\n\n")
         return
-    while True:
+    try:
+        first = look(SLICE_SECONDS)
+    except Exception as e:
+        _log_failure(engine, command)
+        refuse(f"internal error: {e}")
+        return
+    write(f"={ident}\n{first}")
+    due = time.perf_counter() + request.interval
+    while lines is not None:
         started = time.perf_counter()
-        if not info(request.interval) or lines is None:
+        try:
+            text = look(SLICE_SECONDS)
+        except Exception:  # a bug must not end a GUI's session: say it, end the stream
+            _log_failure(engine, command)
             break
-        if lines.waiting(request.interval - (time.perf_counter() - started)):
+        now = time.perf_counter()
+        if now >= due:
+            write(text)
+            while due <= now:
+                due += request.interval
+        # A network's view is ready at once: wait out the slice, awake to a command.
+        if lines.waiting(SLICE_SECONDS - (now - started)):
             break
     write("\n")
+
+
+def _log_failure(engine, command: Command) -> None:
+    """Says on the engine's log that `command` failed, with the traceback."""
+    print(f"boardq gtp: {command.name} failed:", file=engine.log)
+    traceback.print_exc(file=engine.log)

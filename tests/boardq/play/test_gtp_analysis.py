@@ -19,6 +19,8 @@ import time
 import numpy as np
 import pytest
 
+from gtp_talk import Piped
+
 from boardq.catalog import get_game
 from boardq.gtp import GtpSyntaxError
 from boardq.play.gtp_analysis import (
@@ -28,6 +30,7 @@ from boardq.play.gtp_analysis import (
     parse_request,
 )
 from boardq.play.gtp_engine import AgentEngine
+from boardq.players.mcts import MoveStats
 
 GO = get_game("go")
 
@@ -91,13 +94,36 @@ LINES = [
 
 def test_lz_lines_are_read_by_sabaki_and_lizzie_alike():
     line = info_line(LINES, GO.gtp.vertex, floats=False)
-    assert line.startswith("info move E5 visits 836 winrate 6000 prior 839 lcb 6000 order 0 pv")
+    assert line.startswith("info move E5 visits 836 winrate 6000 prior 839 lcb 5661 order 0 pv")
     for parse in (sabaki_parse, lizzie_parse):
         moves = parse(line)
         assert [m["move"] for m in moves] == ["E5", "D6"]
         assert [m["visits"] for m in moves] == [836, 12]
         assert [m["winrate"] for m in moves] == [60.0, 25.0]  # percent
         assert moves[0]["pv"] == ["E5", "D6", "E6"]
+
+
+def test_the_lower_confidence_bound_by_hand():
+    """The win rate less 2 standard errors of a mean of `visits` values whose spread is
+    at most sqrt(p (1 - p)) (a mean p of values in 0..1); a proven move's is exact."""
+    line = info_line(LINES, GO.gtp.vertex, floats=True)
+    # 0.6 - 2 sqrt(0.24 / 836) = 0.56611; 0.25 - 2 sqrt(0.1875 / 12) = 0: at least 0.
+    assert "lcb 0.5661 order 0" in line and "lcb 0.0000 order 1" in line
+    proven = [MoveStats(40, 3, 0.99, 0.5, (40,), proven=True)]
+    assert "winrate 0.9950 prior 0.5000 lcb 0.9950" in info_line(proven, GO.gtp.vertex, True)
+
+
+def test_only_the_moves_the_search_visited_are_listed():
+    """As Leela Zero and KataGo list them: a move not visited has no win rate of the
+    search's to show (its value would be the network's); a proven one has its proof's."""
+    moves = [
+        MoveStats(40, 5, 0.2, 0.3, (40,)),
+        MoveStats(30, 0, 0.9, 0.3, (30,)),  # unvisited: the network's value alone
+        MoveStats(31, 0, 1.0, 0.1, (31,), proven=True),  # a win found without a visit
+    ]
+    entries = info_line(moves, GO.gtp.vertex, floats=False).split("info ")[1:]
+    assert [e.split()[1] for e in entries] == ["E5", "E6"]
+    assert "winrate 10000 prior 1000 lcb 10000 order 1 pv E6" in entries[1]
 
 
 def test_kata_lines_are_floats_that_sabaki_reads():
@@ -153,9 +179,9 @@ def test_an_analysis_is_answered_then_streamed_and_listed():
     for name in ("lz-analyze", "analyze", "kata-analyze", "lz-genmove_analyze", "genmove_analyze"):
         assert f"\n{name}\n" in listed or listed.endswith(f"\n{name}\n\n")
     assert engine.answer("7 lz-analyze b 10") == (
-        "=7\ninfo move A9 visits 1 winrate 5000 prior 3333 lcb 5000 order 0 pv A9 "
-        "info move B9 visits 1 winrate 5000 prior 3333 lcb 5000 order 1 pv B9 "
-        "info move C9 visits 1 winrate 5000 prior 3333 lcb 5000 order 2 pv C9\n\n"
+        "=7\ninfo move A9 visits 1 winrate 5000 prior 3333 lcb 0 order 0 pv A9 "
+        "info move B9 visits 1 winrate 5000 prior 3333 lcb 0 order 1 pv B9 "
+        "info move C9 visits 1 winrate 5000 prior 3333 lcb 0 order 2 pv C9\n\n"
     )
     assert engine.answer("lz-analyze w 10") == "? it is black's move\n\n"
     answer = engine.answer("lz-genmove_analyze b 10")
@@ -193,11 +219,60 @@ def test_the_stream_runs_until_the_next_command_and_then_answers_it():
     assert not runner.is_alive()
 
 
-def test_a_failing_analysis_ends_its_stream_and_the_engine_goes_on(capsys):
+def test_a_failing_analysis_is_answered_and_the_engine_goes_on(capsys):
     def broken(observation, seconds):
         raise RuntimeError("no tree")
 
     engine = AgentEngine(GO, lambda obs: int(np.flatnonzero(obs["action_mask"])[0]), analyse=broken)
-    assert engine.answer("lz-analyze b 10") == "=\n\n"
-    assert engine.answer("genmove_analyze b 10") == "=\nplay A9\n\n"
+    assert engine.answer("lz-analyze b 10") == "? internal error: no tree\n\n"
+    assert engine.answer("kata-analyze 10") == "? internal error: no tree\n\n"
+    assert engine.answer("genmove_analyze b 10") == "=\nplay A9\n\n"  # the move is made
     assert "no tree" in capsys.readouterr().err
+    assert engine.answer("name") == "= boardq\n\n"
+
+
+GENMOVES = ["lz-genmove_analyze", "kata-genmove_analyze", "genmove_analyze"]
+
+
+@pytest.mark.parametrize("name", GENMOVES)
+def test_a_genmove_analyze_whose_agent_fails_is_answered_and_the_engine_goes_on(name, capsys):
+    """Any error of the agent's (not only the engine's own) is a `?`; no move is made,
+    no resignation recorded, and the next command is answered."""
+
+    def broken(observation):
+        raise RuntimeError("no network")
+
+    engine = stand_in_engine()
+    engine.act = broken
+    assert engine.answer(f"{name} b 10") == "? internal error: no network\n\n"
+    assert engine.moves == [] and engine.resigned is None
+    assert engine.record().result is None
+    assert "no network" in capsys.readouterr().err
+    assert engine.answer("play b E5") == "=\n\n"
+
+
+@pytest.mark.parametrize("name", GENMOVES)
+def test_a_genmove_analyze_of_an_illegal_move_is_refused_not_a_silent_resignation(name):
+    engine = stand_in_engine()
+    engine.answer("play b A9")
+    engine.answer("play w B9")
+    engine.act = lambda observation: 0  # A9: taken
+    assert engine.answer(f"{name} b 10") == "? the agent chose A9, which is illegal\n\n"
+    assert len(engine.moves) == 2 and engine.resigned is None
+
+
+def test_a_genmove_analyze_that_fails_through_the_loop_leaves_the_engine_alive():
+    """Through `run` on a pipe, as a GUI talks to it: the loop answers on."""
+
+    def broken(observation):
+        raise ValueError("bad planes")
+
+    engine = stand_in_engine()
+    engine.act = broken
+    piped = Piped(engine)
+    piped.send("1 lz-genmove_analyze b 10")
+    assert piped.until("?1") == ["?1 internal error: bad planes\n"]
+    assert piped.readline() == "\n"
+    piped.send("2 name")
+    assert piped.until("=2") == ["=2 boardq\n"]
+    assert piped.close()

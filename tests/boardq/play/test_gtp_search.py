@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gtp_talk import Piped
+
 from boardq.catalog import get_game
 from boardq.commands.agents import load_agent
 from boardq.commands.gtp import make_engine
@@ -30,6 +32,8 @@ GNUGO_COMMAND = [GNUGO or "gnugo", "--mode", "gtp", "--level", "1", "--chinese-r
 GNUGO_COMMAND.append("--capture-all-dead")
 MOVE_ASKED = 0.1
 """A move with the clock out is answered this quickly (the network's move)."""
+COMMAND_ASKED = 0.2
+"""A command sent during an analysis is answered this quickly."""
 LOADED = 5
 """How much slower than asked the default run lets a busy machine be."""
 
@@ -174,3 +178,50 @@ def test_under_byoyomi_no_move_overruns_its_period_and_values_are_the_choosing_s
     # The budget is half the 1 s period: the rest is the margin a loaded machine has.
     assert max(seconds for seconds, _ in moves) < 1.0, moves
     assert all(-1 <= value <= 1 for _, value in moves)
+
+
+def test_the_tree_searchs_analysis_lists_the_moves_it_visited(agent):
+    player = agent.searcher(move_time=3.0)
+    player.forget()
+    engine = make_engine(GO, agent, player, move_time=3.0)
+    answer = engine.answer("lz-analyze b 10")
+    entries = [e.split() for e in answer.removeprefix("=\n").split("info ")[1:]]
+    listed = {e[1]: int(e[3]) for e in entries}
+    stats = player.move_stats()
+    visited = {engine.vertex_of(m.action) for m in stats if m.visits > 0 or m.proven}
+    assert set(listed) == visited  # Go's root visits every move early: see test_gtp_analysis
+    assert min(listed.values()) >= 1
+    rates = [(int(e[5]), int(e[9])) for e in entries]  # winrate, lcb
+    assert all(lcb < rate for rate, lcb in rates)
+
+
+def command_during_analysis(agent) -> tuple[float, list[str]]:
+    """Seconds `name` takes to be answered 0.5 s into `lz-analyze b 300`, and the lines."""
+    player = agent.searcher(move_time=3.0)
+    player.forget()
+    piped = Piped(make_engine(GO, agent, player, move_time=3.0))
+    try:
+        piped.send("lz-analyze b 300")
+        assert piped.readline() == "=\n"
+        time.sleep(0.5)
+        sent = piped.send("1 name")
+        lines = piped.until("=1 ")
+        took = time.perf_counter() - sent
+    finally:
+        assert piped.close()
+    return took, lines
+
+
+def test_a_command_during_an_analysis_is_answered_at_once(agent):
+    """The tree grows in short slices and stdin is looked at between them (before, the
+    whole 3 s interval was grown first)."""
+    took, lines = command_during_analysis(agent)
+    assert lines[-1] == "=1 boardq\n" and lines[-2] == "\n"
+    assert all(line.startswith("info move ") for line in lines[:-2])
+    assert took < COMMAND_ASKED * LOADED, took
+
+
+@pytest.mark.perf
+def test_a_command_during_an_analysis_is_answered_within_a_fifth_of_a_second(agent):
+    took, _ = command_during_analysis(agent)
+    assert took < COMMAND_ASKED, took
