@@ -18,7 +18,6 @@ import time
 
 import numpy as np
 import pytest
-
 from gtp_talk import Piped
 
 from boardq.catalog import get_game
