@@ -80,16 +80,34 @@ def _float(text: str) -> float:
     return float(check_number_text(text))
 
 
-def loads(data: str | bytes) -> Any:
+def _whole(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_WHOLE_DIGITS:
+        raise NumberTextError(f"a number has over {MAX_WHOLE_DIGITS} digits")
+    return int(text)
+
+
+def _no_constant(text: str) -> Any:
+    raise NumberTextError(f"{text} is not a number")
+
+
+def loads(data: str | bytes, strict: bool = False) -> Any:
     """`json.loads`, with each number's text bounded before it is converted.
+
+    Args:
+      data: the JSON text.
+      strict: also refuse whole numbers of more than `MAX_WHOLE_DIGITS` digits, and
+        NaN and Infinity, which `json` reads though JSON has neither (what a request
+        from outside may carry: the web board's bodies).
 
     Raises:
       json.JSONDecodeError: not JSON.
-      NumberTextError: a number longer than `MAX_NUMBER_CHARS` characters, or arrays and
-        objects nested deeper than Python's recursion limit.
+      NumberTextError: a number longer than `MAX_NUMBER_CHARS` characters (strict: a
+        whole number of more than `MAX_WHOLE_DIGITS` digits, NaN or Infinity), or arrays
+        and objects nested deeper than Python's recursion limit.
     """
+    extra = {"parse_int": _whole, "parse_constant": _no_constant} if strict else {}
     try:
-        return json.loads(data, parse_int=_int, parse_float=_float)
+        return json.loads(data, **{"parse_int": _int, "parse_float": _float, **extra})
     except RecursionError:
         raise NumberTextError("JSON nested too deeply") from None
 

@@ -16,7 +16,8 @@ import math
 from typing import Any
 from urllib.parse import parse_qs
 
-from boardq.bounded import NumberTextError, check_number_text
+from boardq import bounded
+from boardq.bounded import NumberTextError
 
 __all__ = [
     "MAX_DIGITS",
@@ -30,8 +31,8 @@ __all__ = [
     "whole_number",
 ]
 
-MAX_DIGITS = 18
-"""The most digits a number in a request body may have (checked before it is converted)."""
+MAX_DIGITS = bounded.MAX_WHOLE_DIGITS
+"""The most digits a number in a request may have (checked before it is converted)."""
 
 
 class RequestError(Exception):
@@ -85,25 +86,6 @@ def check_method(method: str, route_method: str) -> None:
         )
 
 
-def _bounded_int(text: str) -> int:
-    """A JSON integer, refused before conversion when it has too many digits."""
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise RequestError(400, f"a number in the request has over {MAX_DIGITS} digits")
-    return int(text)
-
-
-def _bounded_float(text: str) -> float:
-    """A JSON number with a fraction or exponent, refused before conversion when too long."""
-    try:
-        return float(check_number_text(text))
-    except NumberTextError as e:
-        raise RequestError(400, f"the request body: {e}") from None
-
-
-def _no_constant(text: str) -> Any:
-    raise RequestError(400, f"the request body is not valid JSON: {text} is not a number")
-
-
 def parse_query(query: str, names: tuple[str, ...]) -> dict[str, str]:
     """The parameters of a query string (each once); only `names` may appear.
 
@@ -142,13 +124,11 @@ def parse_fields(body: bytes, names: tuple[str, ...]) -> dict[str, Any]:
     if not body.strip():
         return {}
     try:
-        fields = json.loads(
-            body, parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant
-        )
+        fields = bounded.loads(body, strict=True)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise RequestError(400, f"the request body is not valid JSON: {e}") from None
-    except RecursionError:
-        raise RequestError(400, "the request body is nested too deeply") from None
+    except NumberTextError as e:
+        raise RequestError(400, f"the request body: {e}") from None
     if not isinstance(fields, dict):
         raise RequestError(400, "the request body must be a JSON object")
     unknown = sorted(set(fields) - set(names))

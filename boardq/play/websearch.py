@@ -5,8 +5,7 @@ the tree search, `boardq.players.mcts`), which the page offers, the tree search'
 a move (the API's `visits`, `boardq serve --visits`, at most `MAX_VISITS`), or a
 fixed depth (the API's `depth`, `boardq serve --search`), at most `max_depth_of(game)`:
 the deepest depth whose typical move took under about 2 s on a two-core machine
-(docs/play.md has the figures). `search_words` says a search for people
-(`SearchSpec.words`).
+(docs/play.md has the figures); `SearchSpec.words` says a search for people.
 `SharedAgent` is the `Advisor` of an agent that a game's sessions share. No HTTP and no
 TensorFlow here.
 """
@@ -31,7 +30,6 @@ __all__ = [
     "Advisor",
     "SharedAgent",
     "max_depth_of",
-    "search_words",
 ]
 
 MAX_DEPTH = 6
@@ -77,11 +75,6 @@ def max_depth_of(game: Game) -> int:
     if game.rules is None:
         return 0
     return min(MAX_DEPTH, MAX_DEPTHS.get(game.name, _OTHER_MAX_DEPTH))
-
-
-def search_words(search: SearchSpec) -> str:
-    """How the agent searches, for people: "tree search of 1 s a move", "its network alone"."""
-    return search.words() or "its network alone"
 
 
 class SharedAgent:

@@ -27,7 +27,7 @@ from boardq.game import Game
 from boardq.play.layout import BoardLayout
 from boardq.play.match import Match
 from boardq.play.webrequest import RequestError, seconds, whole_number
-from boardq.play.websearch import MAX_MOVE_TIME, MAX_VISITS, Advisor, max_depth_of, search_words
+from boardq.play.websearch import MAX_MOVE_TIME, MAX_VISITS, Advisor, max_depth_of
 from boardq.players.search_spec import SearchSpec
 from boardq.records import GameLog, GameRecord, PlayerInfo
 
@@ -228,7 +228,7 @@ class WebSession:
             took = time.perf_counter() - t0
             self.match.play(int(action))
             self.log.add(int(action), took, value)
-            words = search_words(self._search())
+            words = self._search().words() or "its network alone"
             if not self._searches or self._searches[-1] != words:
                 self._searches.append(words)
             self.message = f"The agent played {self.game.text.describe(int(action))}."

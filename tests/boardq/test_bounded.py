@@ -46,3 +46,14 @@ def test_json_numbers_up_to_the_bound_and_past_it():
         loads("[" * 100_000 + "]" * 100_000)
     with pytest.raises(json.JSONDecodeError):
         loads("[1,")
+
+
+def test_strict_json_bounds_whole_numbers_to_18_digits_and_refuses_nan():
+    assert loads("[" + "9" * 18 + ", 0.5]", strict=True) == [int("9" * 18), 0.5]
+    with pytest.raises(NumberTextError, match="^a number has over 18 digits$"):
+        loads("-" + "9" * 19, strict=True)
+    assert loads("9" * 19) == int("9" * 19)  # not strict: the character bound only
+    for constant in ("NaN", "Infinity", "-Infinity"):
+        with pytest.raises(NumberTextError, match=f"^{constant} is not a number$"):
+            loads(f'{{"x": {constant}}}', strict=True)
+    assert loads("[NaN]")[0] != loads("[NaN]")[0]  # json's reading, where not strict
