@@ -43,7 +43,8 @@ class TreeConfig:
             replies too, so blocks; 0: none). It costs the rules' move per legal move
             (Gomoku: 0.1 ms each).
         pass_to_end: in a game with a pass, search the pass only where it ends the game,
-            the board is settled or the pass is forced (`boardq.players.passing`); the
+            no group of the mover's can be taken (Go: Benson's unconditional life, or
+            seki) or the pass is forced (`boardq.players.passing`); the
             player is told the pass.
     """
 
