@@ -60,7 +60,11 @@ def test_final_status_list_agrees_with_the_count():
 
 def test_resigning_only_when_lost_and_past_the_opening():
     value = {"v": -0.9}
-    engine = AgentEngine(GO, first_legal, value=lambda obs, a: value["v"], resign_below=0.1)
+
+    def decide(observation):  # the move and its value, as the searching players give them
+        return first_legal(observation), value["v"]
+
+    engine = AgentEngine(GO, decide, resign_below=0.1)
     for ply in range(20):  # the opening: 81 // 4 plies
         assert talk(engine, f"genmove {'bw'[ply % 2]}")[0] != "= resign"
     assert talk(engine, "genmove b") == ["= resign"]
@@ -68,7 +72,7 @@ def test_resigning_only_when_lost_and_past_the_opening():
     assert record.result == -1 and record.result_text == "W+R"
     value["v"] = 0.5
     assert talk(engine, "genmove b")[0] not in ("= resign", "?")
-    handicap = AgentEngine(GO, first_legal, value=lambda obs, a: -1.0, resign_below=0.1)
+    handicap = AgentEngine(GO, lambda obs: (first_legal(obs), -1.0), resign_below=0.1)
     talk(handicap, "fixed_handicap 9")
     answers = [talk(handicap, f"genmove {'wb'[p % 2]}")[0] for p in range(30)]
     assert "= resign" not in answers  # never in a handicap game
