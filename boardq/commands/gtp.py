@@ -103,7 +103,7 @@ def make_engine(game, agent, player, version="", info=None, move_time=None, resi
     from boardq.play.gtp_analysis import NetworkAnalysis
     from boardq.play.gtp_engine import AgentEngine
 
-    return AgentEngine(
+    engine = AgentEngine(
         game,
         timed_act(agent, player),
         "boardq",
@@ -114,6 +114,12 @@ def make_engine(game, agent, player, version="", info=None, move_time=None, resi
         move_time=move_time,
         resign_below=resign_below,
     )
+    if callable(getattr(player, "forget", None)):
+        # The tree search loads its compiled growth on first use (a second or more):
+        # here, before any clock runs, not in the first move's time.
+        player.decide(engine.match.observation(), seconds=MIN_SEARCH_SECONDS)
+        player.forget()
+    return engine
 
 
 def timed_act(agent, player):
