@@ -41,7 +41,7 @@ CONNECT_FOUR, OTHELLO, HEX, GO = 0, 1, 2, 3
 
 @nb.njit(cache=True)
 def r_legal(spec, komi, pos, mask):
-    """Fills bool `mask` [A] with the legal moves the tree searches."""
+    """Fills bool `mask` [A] with the moves the tree searches; whether one was left out."""
     game = spec[0]
     if game == CONNECT_FOUR:
         c4.legal(pos, mask)
@@ -50,7 +50,8 @@ def r_legal(spec, komi, pos, mask):
     elif game == HEX:
         hx.legal(pos, spec[1], mask)
     else:
-        go.legal(pos, spec[1], spec[3] != 0, mask)
+        return go.legal(pos, spec[1], spec[3] != 0, spec[2] != 0, mask)
+    return False
 
 
 @nb.njit(cache=True)

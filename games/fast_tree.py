@@ -15,6 +15,7 @@ node's edges are a contiguous run of the edge arrays. `T` is the tuple of arrays
         pending, scanned
     edges: action, prior, q0, w, exact, n, vloss, child (-1: none), parent
     used: int64 [2], the nodes and edges taken
+    partial: each node's, a legal move left out of its edges (`Node.partial`)
 
 The game's rules come in through `boardq_games.fast_rules` (`spec`, `komi`). The
 priors' exponentials are numpy's, computed by the caller (numpy's `exp` and the C
@@ -44,6 +45,7 @@ def compiled_form(
     actions: int,
     komi: float = 0.0,
     prune: bool = False,
+    pass_to_end: bool = False,
 ) -> CompiledRules:
     """A game's compiled form, these kernels with its rules (a rules class's `compiled()`).
 
@@ -56,8 +58,9 @@ def compiled_form(
         actions: its actions.
         komi: Go's komi.
         prune: Go's own true eyes left out of the legal moves.
+        pass_to_end: the pass searched only where `boardq.players.passing` keeps it.
     """
-    spec = np.array([game, side, False, prune], np.int64)
+    spec = np.array([game, side, pass_to_end, prune], np.int64)
     kernels = sys.modules[__name__]
     return CompiledRules(spec, float(komi), shape, np.dtype(dtype), planes, actions, kernels)
 
@@ -99,6 +102,7 @@ def init_node(T, node):
     T[5][node] = math.nan
     T[6][node] = False
     T[7][node] = False
+    T[18][node] = False
 
 
 @nb.njit(cache=True)
@@ -118,6 +122,10 @@ def select(T, node, c_puct):
         score = ((w[i] - vloss[i]) / k if k > 0 else q0[i]) + explore * prior[i] / (k + 1)
         if score > best:
             best, chosen = score, i
+    if not math.isnan(exact[chosen]):  # all proven, yet open: a partial node
+        for i in range(s, s + count):
+            if exact[i] > exact[chosen]:
+                chosen = i  # its best proven edge (the first of equals) is its value
     return chosen
 
 
@@ -149,7 +157,7 @@ def position_value(T, node):
             best = max(best, x)
     if win > -math.inf:
         return win
-    if open_edge:
+    if open_edge or T[18][node]:  # a move left out may do better: only a win proves
         return math.nan
     return best + 0.0  # -g * 0.0 is -0.0: a draw is 0
 
@@ -225,7 +233,7 @@ def descend(T, spec, komi, root, c_puct, g, path):
 
 
 @nb.njit(cache=True)
-def gather(T, spec, komi, root, leaves, c_puct, g, paths, depths, found, planes, legal):
+def gather(T, spec, komi, root, leaves, c_puct, g, paths, depths, found, planes, legal, partial):
     """Up to `leaves` descents (`tree.grow`'s loop); the leaves' planes and legal moves.
 
     Returns the leaves waiting (rows of `found`, `depths`, `paths`, `planes`, `legal`),
@@ -241,7 +249,7 @@ def gather(T, spec, komi, root, leaves, c_puct, g, paths, depths, found, planes,
         if kind == LEAF:
             found[k], depths[k] = leaf, depth
             r_planes(spec, T[0][leaf], planes[k])
-            r_legal(spec, komi, T[0][leaf], legal[k])
+            partial[k] = r_legal(spec, komi, T[0][leaf], legal[k])
             k += 1
     return k
 
@@ -275,6 +283,23 @@ def expand(T, node, q0_row, exp_row, legal_row):
 
 
 @nb.njit(cache=True)
+def logits(q, legal, k, g, temperature, q0, out):
+    """The clipped values `q0` and the priors' logits of `k` rows of the network's `q`.
+
+    `np.clip(q, -g, g)`, then (q0 - the legal moves' largest) / T, as `Node.expand`.
+    """
+    for j in range(k):
+        top = -math.inf
+        for a in range(q.shape[1]):
+            x = min(max(q[j, a], -g), g)
+            q0[j, a] = x
+            if legal[j, a]:
+                top = max(top, x)
+        for a in range(q.shape[1]):
+            out[j, a] = (q0[j, a] - top) / temperature if legal[j, a] else 0.0
+
+
+@nb.njit(cache=True)
 def node_max_q0(T, node):
     best = -math.inf
     for i in range(T[1][node], T[1][node] + T[2][node]):
@@ -283,7 +308,7 @@ def node_max_q0(T, node):
 
 
 @nb.njit(cache=True)
-def finish(T, spec, komi, found, depths, paths, k, q0, ex, legal, g, scan_plies, root):
+def finish(T, spec, komi, found, depths, paths, k, q0, ex, legal, partial, g, scan_plies, root):
     """Values the gathered leaves and backs them up, in order (`tree.grow`'s second half).
 
     With `root` the single leaf is the unvalued root (no path; its proof is settled).
@@ -293,6 +318,7 @@ def finish(T, spec, komi, found, depths, paths, k, q0, ex, legal, g, scan_plies,
         node, depth = found[j], depths[j]
         if not expand(T, node, q0[j], ex[j], legal[j]):
             return False
+        T[18][node] = partial[j]
         if depth < scan_plies:
             scan(T, spec, komi, node)
             T[4][node] = node_max_q0(T, node)
@@ -333,7 +359,7 @@ def compact(T, root, U):
         node = order[new]
         U[0][new] = T[0][node]
         U[3][new], U[4][new], U[5][new] = T[3][node], T[4][node], T[5][node]
-        U[6][new], U[7][new] = T[6][node], T[7][node]
+        U[6][new], U[7][new], U[18][new] = T[6][node], T[7][node], T[18][node]
         s, count = T[1][node], T[2][node]
         U[1][new], U[2][new] = edges, count
         for i in range(count):
@@ -349,9 +375,9 @@ def compact(T, root, U):
 
 @nb.njit(cache=True)
 def leaf_inputs(T, spec, komi, node, planes, legal):
-    """A node's planes and legal moves, for the network and its expansion."""
+    """A node's planes and legal moves, for the network and its expansion; whether partial."""
     r_planes(spec, T[0][node], planes)
-    r_legal(spec, komi, T[0][node], legal)
+    return r_legal(spec, komi, T[0][node], legal)
 
 
 @nb.njit(cache=True)

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CompiledTree", "FastNode", "PlainTree", "compiled_form", "tree_backend"]
 
+NODES = 1024
+"""Nodes a new tree has room for (doubled as it grows): a search of a few hundred visits."""
 _NODE_FIELDS = (np.int64, np.int64, np.bool_, np.float64, np.float64, np.bool_, np.bool_)
 _EDGE_FIELDS = (np.int64, np.float64, np.float64, np.float64, np.float64, np.int64, np.int64)
 _EDGE_FIELDS += (np.int64, np.int64)  # child, parent
@@ -108,9 +110,7 @@ class FastNode:
     proven = property(lambda self: float(self.tree.T[5][self.index]))
     pending = property(lambda self: bool(self.tree.T[6][self.index]))
     scanned = property(lambda self: bool(self.tree.T[7][self.index]))
-    # The compiled rules search every legal move (a pass that may be left out is the
-    # plain tree's: the rules' `compiled` says None): no node is partial (`proven.position_value`).
-    partial = property(lambda self: False)
+    partial = property(lambda self: bool(self.tree.T[18][self.index]))
     visits = Node.visits
     solved = Node.solved
     means = Node.means
@@ -151,15 +151,20 @@ class CompiledTree:
         self.actions = compiled.num_actions
         self.plane_size = int(np.prod(compiled.planes_shape))
         self.length = int(np.prod(compiled.shape))
-        self.T = self._arrays(256, 256 * 8)
+        self.edges_a_node = min(self.actions, 32)
+        self.T = self._arrays(NODES, NODES * self.edges_a_node)
+        self._buf: tuple | None = None
         self.keys: dict[int, bytes | None] = {}
         self._views: dict[int, FastNode] = {}
 
     def _arrays(self, nodes: int, edges: int) -> tuple:
-        board = np.zeros((nodes, self.length), np.int16)
-        node_arrays = tuple(np.zeros(nodes, t) for t in _NODE_FIELDS)
-        edge_arrays = tuple(np.zeros(edges, t) for t in _EDGE_FIELDS)
-        return (board, *node_arrays, *edge_arrays, np.zeros(2, np.int64))
+        # Empty, not zeroed: a node's fields are written when it is made, an edge's when
+        # its node is expanded (zeroing a new tree's arrays took a tenth of a short search).
+        board = np.empty((nodes, self.length), np.int16)
+        node_arrays = tuple(np.empty(nodes, t) for t in _NODE_FIELDS)
+        edge_arrays = tuple(np.empty(edges, t) for t in _EDGE_FIELDS)
+        partial = np.empty(nodes, np.bool_)
+        return (board, *node_arrays, *edge_arrays, np.zeros(2, np.int64), partial)
 
     def view(self, index: int) -> FastNode:
         """The node at `index` (one object a node, so `is` compares nodes)."""
@@ -170,7 +175,7 @@ class CompiledTree:
 
     def node(self, board: np.ndarray) -> FastNode:
         """A new tree of one node, `board` (the tree before is dropped)."""
-        self.T = self._arrays(256, 256 * 8)
+        self.T = self._arrays(NODES, NODES * self.edges_a_node)
         self.keys, self._views = {}, {}
         self.T[0][0] = np.asarray(board).reshape(-1)
         self.kernels.init_node(self.T, 0)
@@ -182,7 +187,7 @@ class CompiledTree:
         if node.index == 0:
             return node
         used = self.T[17]
-        U = self._arrays(max(256, int(used[0])), max(256 * 8, int(used[1])))
+        U = self._arrays(max(NODES, int(used[0])), max(NODES * self.edges_a_node, int(used[1])))
         mapped = self.kernels.compact(self.T, node.index, U)
         self.keys = {int(mapped[i]): k for i, k in self.keys.items() if mapped[i] >= 0}
         self.T, self._views = U, {}
@@ -203,54 +208,61 @@ class CompiledTree:
                 new[: len(old)] = old
         self.T = U
 
+    def _buffers(self, leaves: int) -> tuple:
+        """The arrays a call of `leaves` leaves fills (kept from call to call)."""
+        if self._buf is None or len(self._buf[0]) < leaves:
+            A = self.actions
+            self._buf = (
+                np.empty(leaves, np.int64),  # the leaves' nodes
+                np.zeros(leaves, np.int64),  # their depths
+                np.empty((leaves, 4 * A + 64), np.int64),  # their paths' edges
+                np.empty((leaves, self.plane_size), np.int8),
+                np.empty((leaves, A), np.bool_),  # their legal moves
+                np.empty(leaves, np.bool_),  # partial: a legal move left out
+                np.empty((leaves, A)),  # q0, the clipped values
+                np.empty((leaves, A)),  # the logits, then their exponentials
+            )
+        return self._buf
+
     def grow(self, root: FastNode, q_batch: QBatch, leaves: int) -> int:
         """`tree.grow` compiled: up to `leaves` visits with one call of the network at most."""
-        c, config, A = self.compiled, self.config, self.actions
+        c, config, A, K = self.compiled, self.config, self.actions, self.kernels
         scan_plies = config.scan_plies
+        found, depths, paths, planes, legal, partial, _, _ = buf = self._buffers(leaves)
         if not root.expanded:
             self._reserve(A + 1, A)
-            return self._value(q_batch, np.array([root.index]), np.zeros(1, np.int64), 1, True)
+            found[0], depths[0] = root.index, 0
+            partial[0] = K.leaf_inputs(self.T, c.spec, c.komi, root.index, planes[0], legal[0])
+            return self._value(q_batch, buf, 1, True)
         if scan_plies and not root.scanned:
             self._reserve(A, 0)
-            self.kernels.scan_root(self.T, c.spec, c.komi, root.index, self.g)
+            K.scan_root(self.T, c.spec, c.komi, root.index, self.g)
         self._reserve(leaves * (1 + (A if scan_plies > 1 else 0)), leaves * A)
-        found = np.empty(leaves, np.int64)
-        depths = np.empty(leaves, np.int64)
-        paths = np.empty((leaves, 4 * A + 64), np.int64)
-        planes = np.empty((leaves, self.plane_size), np.int8)
-        legal = np.empty((leaves, A), np.bool_)
-        k = self.kernels.gather(
+        k = K.gather(
             self.T, c.spec, c.komi, root.index, leaves, config.c_puct, self.g,
-            paths, depths, found, planes, legal,
+            paths, depths, found, planes, legal, partial,
         )  # fmt: skip
         if k < 0:
             raise RuntimeError("a descent of the tree went deeper than its path can hold")
         if k == 0:
             return 0
-        return self._value(q_batch, found, depths, k, False, paths, planes, legal)
+        return self._value(q_batch, buf, k, False)
 
-    def _value(self, q_batch, found, depths, k, root, paths=None, planes=None, legal=None):
+    def _value(self, q_batch, buf: tuple, k: int, root: bool) -> int:
         """The network's values of the `k` leaves gathered, expanded and backed up."""
-        c, T = self.compiled, self.T
-        if root:
-            paths = np.empty((1, 1), np.int64)
-            planes = np.empty((1, self.plane_size), np.int8)
-            legal = np.empty((1, self.actions), np.bool_)
-            self.kernels.leaf_inputs(T, c.spec, c.komi, int(found[0]), planes[0], legal[0])
+        c, T, K = self.compiled, self.T, self.kernels
+        found, depths, paths, planes, legal, partial, q0, ex = buf
         try:
             q = np.asarray(q_batch(planes[:k].reshape((k, *c.planes_shape))), np.float64)
         except BaseException:
-            self.kernels.abandon(
-                T, found, depths, paths, k
-            )  # no leaf left waiting, no virtual loss
+            K.abandon(T, found, depths, paths, k)  # no leaf left waiting, no virtual loss
             raise
-        # As `Node.expand` computes them, numpy's own operations: the same floats.
-        q0 = np.clip(q, -self.g, self.g)
-        top = np.where(legal[:k], q0, -np.inf).max(axis=1, keepdims=True)
-        logits = np.where(legal[:k], (q0 - top) / self.config.temperature, 0.0)
-        ex = np.exp(logits)
-        ok = self.kernels.finish(
-            T, c.spec, c.komi, found, depths, paths, k, q0, ex, legal,
+        # The priors as `Node.expand` makes them: the logits (the same IEEE operations),
+        # then numpy's own exp, whose last bit the C library's does not always give.
+        K.logits(q, legal, k, self.g, self.config.temperature, q0, ex)
+        np.exp(ex[:k], out=ex[:k])
+        ok = K.finish(
+            T, c.spec, c.komi, found, depths, paths, k, q0, ex, legal, partial,
             self.g, self.config.scan_plies, root,
         )  # fmt: skip
         if not ok:

@@ -3,11 +3,11 @@
 The same rules as `boardq_games.go.rules` (go-v5's: captures, no suicide, simple ko,
 two passes end the game, Tromp-Taylor area with komi, a tie white's) on the same
 position, int16 [N * N + 3]: the points, the mover's colour, the passes in a row, the
-ko point. With `prune`, the legal moves leave out the mover's own true eyes
-(`boardq_games.go.planes.own_eyes`), as the searches of an agent that prunes do. The
-pass the tree search keeps (`boardq.players.passing`) is not here yet: a tree search
-with it grows the plain tree in Go. The tests hold each function equal to the plain one on random
-positions.
+ko point. Besides the rules, the moves the tree search is given: with `prune`, the
+mover's own true eyes left out (`boardq_games.go.planes.own_eyes`); with `pass_to_end`,
+the pass kept only where it is forced, ends the game, or no chain of the mover's can be
+taken (`boardq.players.passing`, `boardq_games.go.fast_life`). The tests hold each
+function equal to the plain one on random positions.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import math
 
 import numba as nb
 import numpy as np
+
+from boardq_games.go.fast_life import safe_to_pass
 
 __all__ = ["apply", "end_value", "legal", "planes"]
 
@@ -106,13 +108,26 @@ def _own_eye(pos, size, p):
 
 
 @nb.njit(cache=True)
-def legal(pos, size, prune, mask):
-    """Fills bool `mask` [N * N + 1] with the legal moves, own true eyes left out with `prune`."""
+def legal(pos, size, prune, pass_to_end, mask):
+    """Fills bool `mask` [N * N + 1] with the moves the tree searches (see the module).
+
+    Returns whether a legal move (the pass) was left out (`PassToEnd.searched_moves`).
+    """
+    points = size * size
     _base_legal(pos, size, mask)
     if prune:
-        for p in range(size * size):
+        for p in range(points):
             if mask[p] and _own_eye(pos, size, p):
                 mask[p] = False
+    if not pass_to_end or not mask[points]:
+        return False
+    count = 0
+    for a in range(points + 1):
+        count += mask[a]
+    if count == 1 or pos[points + 1] == 1 or safe_to_pass(pos[:points], size):
+        return False  # forced, ending the game (the opponent passed), or nothing to lose
+    mask[points] = False
+    return True
 
 
 @nb.njit(cache=True)

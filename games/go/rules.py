@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from boardq_games.go import count, life
-from boardq_games.go.planes import PLANES, fill_liberty_planes, held_around
+from boardq_games.go.planes import PLANES, fill_liberty_planes, held_around, own_eyes
 
 __all__ = ["COLOUR", "KO", "PASSES", "GoRules"]
 
@@ -89,6 +89,24 @@ class GoRules:
         self.pass_action = self.points
         self.num_actions = self.points + 1
         self._near = _neighbours(self.size)
+
+    def compiled(self, pruned=None, pass_to_end: bool = False):
+        """These rules compiled for the tree search (`boardq_games.fast_tree`).
+
+        With the own true eyes pruned (`planes.own_eyes`) or not, and the pass searched
+        where `boardq.players.passing` keeps it or everywhere; None with another pruning.
+        """
+        if pruned is not None and pruned is not own_eyes:
+            return None
+        from boardq_games.fast_rules import GO
+        from boardq_games.fast_tree import compiled_form
+
+        n = self.size
+        shape, planes = (self.points + 3,), (n, n, PLANES)
+        prune = pruned is not None
+        return compiled_form(
+            GO, n, shape, np.int16, planes, self.num_actions, self.komi, prune, pass_to_end
+        )
 
     # -- positions ------------------------------------------------------------------
     def start(self) -> np.ndarray:

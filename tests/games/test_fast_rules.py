@@ -11,11 +11,13 @@ import math
 import numpy as np
 import pytest
 
+from boardq.players.passing import PassToEnd
 from boardq.players.tree_node import end_value
 from boardq.pruning import PrunedRules
 from boardq_games.connect_four import fast as c4_fast
 from boardq_games.connect_four.rules import RULES as C4
 from boardq_games.go import fast as go_fast
+from boardq_games.go import fast_life
 from boardq_games.go.planes import own_eyes
 from boardq_games.go.rules import GoRules
 from boardq_games.hex import fast as hex_fast
@@ -71,7 +73,7 @@ GAMES = {
     "go": (
         GO,
         GO.start(),
-        lambda pos, mask: go_fast.legal(pos, 9, False, mask),
+        lambda pos, mask: go_fast.legal(pos, 9, False, False, mask),
         lambda pos, a, out: go_fast.apply(pos, 9, a, out),
         lambda pos: go_fast.end_value(pos, 9, 7.5),
         lambda pos, out: go_fast.planes(pos, 9, out),
@@ -79,7 +81,7 @@ GAMES = {
     "go5": (
         GO5,
         GO5.start(),
-        lambda pos, mask: go_fast.legal(pos, 5, False, mask),
+        lambda pos, mask: go_fast.legal(pos, 5, False, False, mask),
         lambda pos, a, out: go_fast.apply(pos, 5, a, out),
         lambda pos: go_fast.end_value(pos, 5, 0.5),
         lambda pos, out: go_fast.planes(pos, 5, out),
@@ -120,7 +122,42 @@ def test_go_pruned_legal_moves_leave_out_the_own_true_eyes_as_the_plain_pruning(
     left_out = 0
     for board in positions(GO5, GO5.start(), 400, seed=3):
         mask = np.zeros(GO5.num_actions, bool)
-        go_fast.legal(np.asarray(board, np.int16), 5, True, mask)
+        go_fast.legal(np.asarray(board, np.int16), 5, True, False, mask)
         np.testing.assert_array_equal(mask, pruned.legal_mask(board))
         left_out += int((GO5.legal_mask(board) & ~mask).sum())
     assert left_out > 0  # eyes were there to leave out
+
+
+def long_games(rules, count: int, seed: int):
+    """Positions of random play with own eyes left out and few passes: boards fill up."""
+    pruned = PrunedRules(rules, own_eyes)
+    rng = np.random.default_rng(seed)
+    found, board = [], rules.start()
+    while len(found) < count:
+        found.append(board)
+        legal = np.flatnonzero(pruned.legal_mask(board))
+        if end_value(rules, board) is not None:
+            board = rules.start()
+            continue
+        stones = legal[legal != rules.pass_action]
+        passing = len(stones) == 0 or rng.random() < 0.02
+        board = rules.apply(board, rules.pass_action if passing else int(rng.choice(stones)))
+    return found
+
+
+@pytest.mark.parametrize("rules", [GO5, GO], ids=["5x5", "9x9"])
+def test_go_safe_to_pass_and_the_searched_pass_equal_the_plain_ones(rules):
+    searched = PassToEnd(PrunedRules(rules, own_eyes), rules.pass_action)
+    safe = left_out = 0
+    for board in long_games(rules, 1500, seed=rules.size):
+        pos = np.asarray(board, np.int16)
+        want = rules.safe_to_pass(board)
+        assert fast_life.safe_to_pass(pos[: rules.points], rules.size) == want
+        mask = np.zeros(rules.num_actions, bool)
+        partial = go_fast.legal(pos, rules.size, True, True, mask)
+        want_mask, want_partial = searched.searched_moves(board)
+        np.testing.assert_array_equal(mask, want_mask)
+        assert partial == want_partial
+        safe += want
+        left_out += want_partial
+    assert safe > 10 and left_out > 100  # both answers were met often

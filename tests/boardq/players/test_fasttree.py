@@ -20,27 +20,12 @@ from boardq.players.mcts import TreeConfig, TreeSearchPlayer
 from boardq.players.tree_node import end_value
 from boardq.pruning import PrunedRules
 from boardq_games.connect_four.rules import RULES as C4
-from boardq_games.fast_rules import GO as GO_GAME
-from boardq_games.fast_tree import compiled_form
-from boardq_games.go.planes import PLANES, own_eyes
+from boardq_games.go.planes import own_eyes
 from boardq_games.go.rules import GoRules
 from boardq_games.hex.rules import HexRules
 from boardq_games.othello.rules import RULES as OTHELLO
 
-
-class CompiledGo(GoRules):
-    """Go with its compiled rules, the pass searched like any move (no `PassToEnd`)."""
-
-    def compiled(self, pruned=None, pass_to_end: bool = False):
-        if pass_to_end or pruned not in (None, own_eyes):
-            return None
-        n = self.size
-        shape, planes = (n * n + 3,), (n, n, PLANES)
-        return compiled_form(GO_GAME, n, shape, np.int16, planes, self.num_actions,
-                             komi=self.komi, prune=pruned is not None)  # fmt: skip
-
-
-GO = CompiledGo(9, 7.5)
+GO = GoRules(9, 7.5)
 
 
 class HashNet:
@@ -67,7 +52,9 @@ CASES = {
     "connect_four_scan2": (C4, lambda: np.zeros((6, 7), np.int8), None, TreeConfig(scan_plies=2)),
     "othello": (OTHELLO, OTHELLO.start, 64, TreeConfig(leaves_per_call=8)),
     "hex": (HexRules(7), HexRules(7).start, None, TreeConfig()),
-    "go_pruned": (PrunedRules(GO, own_eyes), GO.start, 81, TreeConfig(pass_to_end=False)),
+    "go_pruned": (PrunedRules(GO, own_eyes), GO.start, 81, TreeConfig()),
+    "go_pass_searched": (PrunedRules(GO, own_eyes), GO.start, 81, TreeConfig(pass_to_end=False)),
+    "go_5x5": (GoRules(5, 0.5), GoRules(5, 0.5).start, 25, TreeConfig()),
 }
 
 
@@ -82,12 +69,14 @@ def test_the_compiled_tree_chooses_the_plain_trees_moves_with_the_same_statistic
     ]  # fmt: skip
     assert isinstance(players[0]._tree, PlainTree)
     assert isinstance(players[1]._tree, CompiledTree)
+    plain = getattr(rules, "rules", rules)  # without the pruning
     rng = np.random.default_rng(7)
     board, moves, proven = start(), 0, 0
     for _ply in range(24 if case.startswith("go") else 40):
         if end_value(rules, board) is not None:
             break
-        chosen = [p.act(observation(rules, board)) for p in players]
+        seen = observation(plain, board)  # the environment's: every legal move
+        chosen = [p.act(seen) for p in players]
         assert chosen[0] == chosen[1]
         assert stats(players[0]) == stats(players[1])
         assert [p.stats for p in players][0] == players[1].stats  # visits, calls, kept
