@@ -223,6 +223,8 @@ class TrainConfig(ExecutionSettings, EvaluationSettings, TargetSettings):
             )
         if self.budget_steps == 0 and self.budget_minutes == 0:
             raise ConfigError("set a budget: budget_steps or budget_minutes must be > 0")
+        if self.network.policy_head and self.policy_alpha + self.policy_beta <= 0:
+            raise ConfigError("policy_head needs policy_alpha + policy_beta > 0")
         if self.pool_share and self.actor_processes:
             raise ConfigError(
                 "pool_share needs actor threads: set actor_processes to 0, or pool_share to 0"

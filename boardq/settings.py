@@ -79,6 +79,13 @@ class NetworkConfig:
         (256, 256), group="network", help="units of each dense hidden layer"
     )
     dueling: bool = setting(False, group="network", help="dueling value/advantage head")
+    policy_head: bool = setting(
+        False,
+        group="network",
+        help="a policy head beside the Q head, trained towards the regularized policy "
+        "pi' (policy_alpha, policy_beta); self-play then samples its moves from pi' "
+        "instead of epsilon-greedy (KLENT; boardq.dqn.policy_head)",
+    )
 
 
 _MAX_DIGITS = MAX_WHOLE_DIGITS

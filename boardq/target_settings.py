@@ -1,6 +1,7 @@
-"""The settings of what the learner's targets are: returns, their discount and trace.
+"""The settings of what the learner's targets are.
 
-Part of the "algorithm" group. `TrainConfig` extends this class, so they are fields of
+Returns, their discount and trace, and the regularized policy a policy head learns
+(`NetworkConfig.policy_head`). Part of the "algorithm" group. `TrainConfig` extends this class, so they are fields of
 the one flat record that the command line, config.json and the presets share.
 """
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boardq.settings import AT_LEAST_1, UNIT, setting
+from boardq.settings import AT_LEAST_1, NOT_NEGATIVE, UNIT, setting
 
 __all__ = ["RETURNS", "TargetSettings"]
 
@@ -50,4 +51,18 @@ class TargetSettings:
         help="share of random moves the TD target assumes of the next player (0: its best "
         "move, Double DQN; more: prefer positions that give a weaker opponent chances "
         "to go wrong)",
+    )
+    policy_alpha: float = setting(
+        0.03,
+        group="algorithm",
+        check=NOT_NEGATIVE,
+        help="entropy weight alpha of the policy head's target pi' proportional to "
+        "exp((Q + beta log pi_old) / (alpha + beta)) (with --policy-head; KLENT's 0.03)",
+    )
+    policy_beta: float = setting(
+        0.1,
+        group="algorithm",
+        check=NOT_NEGATIVE,
+        help="weight beta of the reverse KL to the previous policy in pi' (with "
+        "--policy-head; KLENT's 0.1; 0: pi' = softmax(Q / alpha))",
     )

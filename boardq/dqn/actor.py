@@ -19,9 +19,9 @@ import numpy as np
 from boardq.dqn.coordination import put_until_stopped
 from boardq.dqn.lambda_returns import LambdaReturn
 from boardq.dqn.openings import NoOpenings, Openings
-from boardq.dqn.policies import epsilon_greedy
 from boardq.dqn.returns import Plain, Returns
 from boardq.dqn.rewards import Results, Rewards
+from boardq.dqn.sampling import EpsilonGreedy, Play
 from boardq.dqn.transitions import NStepBatch
 from boardq.gamebatch import GameBatch, Outcome
 
@@ -104,6 +104,8 @@ class Actor:
       returns: where the n-step returns stop (`boardq.dqn.returns`; default: plain).
       trace: the lambda-return's weights (`boardq.dqn.lambda_returns`; default: the
         plain n-step return).
+      play: how moves are chosen from the network's output (`boardq.dqn.sampling`;
+        default: epsilon-greedy on Q-values).
       openings: how the games open (`boardq.dqn.openings`; default: every move the
         policy's).
       rewards: what a move earns (`boardq.dqn.rewards`; default: the result).
@@ -135,6 +137,7 @@ class Actor:
         rewards: Rewards | None = None,
         search: MoveSearch | None = None,
         trace: LambdaReturn | None = None,
+        play: Play | None = None,
     ):
         self.games = games
         self.name = name
@@ -144,6 +147,7 @@ class Actor:
         self._admit = admit
         self.rng = np.random.default_rng(seed)  # a checkpoint keeps its state
         self._trace = trace if trace is not None else LambdaReturn(1.0, discount)
+        self._play = play if play is not None else EpsilonGreedy()
         self._nstep = NStepBatch(
             n_step, discount, games.size, games.obs_shape, games.num_actions, self._trace
         )
@@ -162,18 +166,19 @@ class Actor:
         """One move in every game; returns the transitions that closed, as columns."""
         obs, mask = self.games.observe()
         t0 = time.perf_counter()
-        q, version = self._act_fn(obs)
+        out, version = self._act_fn(obs)
         t1 = time.perf_counter()
-        newest = q
+        newest, _ = self._play.split(out)
         if self.pool is not None:
-            q = self._pool_moves(obs, q)
+            out = self._pool_moves(obs, out)
+        q, extra = self._play.split(out)
         targets = None
         if self.search is not None:
             t = time.perf_counter()
             q, targets = self.search.choose(obs, mask, q, self._ply)
             self.stats.search_sec += time.perf_counter() - t
             self.stats.search_targets += len(targets["action"])
-        actions = epsilon_greedy(q, mask, self._epsilon_fn(), self.rng)
+        actions = self._play.choose(q, extra, mask, self._epsilon_fn(), self.rng)
         actions = self._openings.moves(actions, mask, self._ply, self.rng)
         cuts = self._returns.cuts(newest, mask, actions)
         cut = None if cuts is None else self._nstep.cut(cuts, obs, mask)
@@ -199,7 +204,7 @@ class Actor:
         return chunk
 
     def _pool_moves(self, obs: np.ndarray, q: np.ndarray) -> np.ndarray:
-        """Q-values with the past snapshot's in the pool games where it is to move."""
+        """Outputs with the past snapshot's in the pool games where it is to move."""
         rows = np.flatnonzero(self._pool_games & (self._ply % 2 == self._pool_seat))
         if rows.size:
             q_past = self.pool(obs[rows])

@@ -25,6 +25,7 @@ from boardq.dqn.openings import make_openings
 from boardq.dqn.replay import RateLimiter, ReplayRing
 from boardq.dqn.returns import make_returns
 from boardq.dqn.rewards import check_lead, make_rewards
+from boardq.dqn.sampling import make_play
 from boardq.gamebatch import EnvGames, GameBatch
 from boardq.pruning import PrunedGames, check_pruning
 from boardq.settings import ConfigError
@@ -165,6 +166,7 @@ class Builder:
                     discount=cfg.discount,
                     returns=make_returns(cfg.returns),
                     trace=make_lambda_return(cfg.td_lambda, cfg.discount),
+                    play=self.make_play(),
                     openings=make_openings(cfg.opening_plies, cfg.games_per_thread),
                     rewards=make_rewards(cfg.reward_lead),
                     seed=seed,
@@ -201,6 +203,13 @@ class Builder:
         )
         return LocalCollection(actors)
 
+    def make_play(self):
+        """How the actors choose moves: epsilon-greedy, or sampled from a policy head's pi'."""
+        cfg = self.config
+        return make_play(
+            cfg.network.policy_head, self.game.num_actions, cfg.policy_alpha, cfg.policy_beta
+        )
+
     def _search_moves(self, act_fn: ActFn) -> MoveSearch | None:
         """An actor's search for the `search_visits` setting (None: 0)."""
         cfg = self.config
@@ -208,7 +217,8 @@ class Builder:
             return None
         if self._search is None:
             raise ConfigError("search_visits is set, but this run's builder has no search")
-        q_fn = lambda obs: act_fn(obs)[0]  # noqa: E731
+        play = self.make_play()
+        q_fn = lambda obs: play.split(act_fn(obs)[0])[0]  # noqa: E731  (Q-values alone)
         return self._search(cfg, self.game, q_fn, cfg.games_per_thread)
 
     # -- replay and input pipeline ---------------------------------------------------------

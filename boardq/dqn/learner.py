@@ -8,9 +8,9 @@ from collections.abc import Sequence
 import tensorflow as tf
 
 from boardq.config import TrainConfig
-from boardq.dqn.losses import td_loss
 from boardq.dqn.models import build_models, tensor_specs
 from boardq.dqn.networks import QFunction, build_q_network
+from boardq.dqn.policy_head import make_loss
 from boardq.dqn.precision import FLOAT32, Precision
 from boardq.dqn.snapshot import Snapshot, SnapshotBox, SnapshotPool
 
@@ -76,6 +76,8 @@ class Learner:
         self._step_counts: dict[int, tf.Tensor] = {}
         self.snapshots = SnapshotBox(self.make_snapshot())
         self.pool = pool  # past snapshots for the opponent pool, or None
+        # Double DQN's loss, or with a policy head that plus the policy's (one choice).
+        self._loss = make_loss(config, num_actions)
 
     # -- the write path -------------------------------------------------------
     def _gradients(self, batch):
@@ -96,12 +98,8 @@ class Learner:
         losses, taken, errors, grads = [], [], [], None
         for i in range(splits):
             with tf.GradientTape() as tape:
-                loss, q_taken, td_error = td_loss(
-                    self.online,
-                    self.target,
-                    {key: parts[i] for key, parts in columns.items()},
-                    self.config.huber_delta,
-                    self.config.bootstrap_epsilon,
+                loss, q_taken, td_error = self._loss(
+                    self.online, self.target, {key: parts[i] for key, parts in columns.items()}
                 )
                 scaled = self.optimizer.scale_loss(loss)  # float16: times the loss scale
             part = tape.gradient(scaled, variables)

@@ -22,7 +22,10 @@ def build_q_network(
 ) -> keras.Model:
     """A functional Keras model: int8 planes [B, H, W, C] -> float32 Q-values [B, A].
 
-    Masking is not part of the network: callers mask illegal moves.
+    With `config.policy_head` a policy head sits beside the Q head on the same hidden
+    layers, and the model gives [B, 2A]: the Q-values, then the policy's logits
+    (`boardq.dqn.sampling.split_heads`). Masking is not part of the network: callers
+    mask illegal moves.
 
     Args:
       obs_shape: the planes' shape [H, W, C].
@@ -56,6 +59,11 @@ def build_q_network(
         )([value, advantage])
     else:
         q = keras.layers.Dense(num_actions, name="q_values", dtype="float32")(x)
+    if config.policy_head:
+        # Made last, so its kernel and bias are the last two weights: an agent file keeps
+        # them apart from the Q-network's (`boardq.players.agentfile.export_agent`).
+        logits = keras.layers.Dense(num_actions, name="policy", dtype="float32")(x)
+        q = keras.layers.Concatenate(name="heads", dtype="float32")([q, logits])
     return keras.Model(inputs, q, name=name)
 
 

@@ -9,7 +9,8 @@ own thread, off TensorFlow's threads: on a 2-core Xeon a Connect Four forward pa
 
 `NumpyQNetwork` mirrors `boardq.dqn.networks.build_q_network` layer by layer (the int8
 planes cast to float32, 3x3 "same" convolutions with ReLU, flatten, dense layers with
-ReLU, a plain or dueling head) and reads the network's weights in Keras's order
+ReLU, a plain or dueling head, and a policy head's logits after the Q-values where the
+network has one) and reads the network's weights in Keras's order
 (`model.weights`: each layer's kernel, then its bias). It computes in float32, as the
 actors' TensorFlow copy of the network does; the tests hold the two to each other.
 
@@ -87,10 +88,14 @@ class NumpyQNetwork:
     @property
     def num_weights(self) -> int:
         """Arrays in a weight list: a kernel and a bias per layer (the dueling head has two)."""
-        return 2 * (self._convs + self._denses + (2 if self.config.dueling else 1))
+        heads = (2 if self.config.dueling else 1) + (1 if self.config.policy_head else 0)
+        return 2 * (self._convs + self._denses + heads)
 
     def __call__(self, obs: np.ndarray, weights: Sequence[np.ndarray]) -> np.ndarray:
-        """float32 Q-values [B, A] of int8 planes [B, *obs_shape] under `weights`."""
+        """float32 Q-values [B, A] of int8 planes [B, *obs_shape] under `weights`.
+
+        With a policy head: [B, 2A], the Q-values and then the policy's logits.
+        """
         if len(weights) != self.num_weights:
             raise ValueError(f"expected {self.num_weights} weight arrays, got {len(weights)}")
         x = np.asarray(obs, dtype=np.float32)
@@ -105,10 +110,14 @@ class NumpyQNetwork:
         if not self.config.dueling:
             q = x @ next(w)
             q += next(w)
+        else:
+            value = x @ next(w) + next(w)  # [B, 1]
+            advantage = x @ next(w) + next(w)  # [B, A]
+            q = value + advantage - advantage.mean(axis=-1, keepdims=True)
+        if not self.config.policy_head:
             return q
-        value = x @ next(w) + next(w)  # [B, 1]
-        advantage = x @ next(w) + next(w)  # [B, A]
-        return value + advantage - advantage.mean(axis=-1, keepdims=True)
+        logits = x @ next(w) + next(w)  # [B, A]: the policy head, the last layer made
+        return np.concatenate([q, logits], axis=1)
 
 
 def _conv3x3_relu(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray) -> np.ndarray:

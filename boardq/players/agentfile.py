@@ -2,9 +2,14 @@
 
 An exported agent is a numpy `.npz` archive (no pickled objects): the network's
 weights in order and a JSON header naming the game and the network shape
-(`boardq.players.agent.Agent` rebuilds the network from it). A run directory stands
-for its best agent by the ladder, else its last one; `bundled:GAME` for the agent
-that comes with the install for GAME (`boardq.game.Game.bundled_agent`).
+(`boardq.players.agent.Agent` rebuilds the network from it). A network trained with a
+policy head (`NetworkConfig.policy_head`) keeps that head's kernel and bias apart
+(`p000`, `p001`, beside the Q-network's `w000`...) and says so in its header
+(`"policy": {"arrays": 2}`): the Q-network reads and plays as any agent's, in this
+boardq and in one before it, and `read_policy` gives the policy where there is one.
+A run directory stands for its best agent by the ladder, else its last one;
+`bundled:GAME` for the agent that comes with the install for GAME
+(`boardq.game.Game.bundled_agent`).
 """
 
 from __future__ import annotations
@@ -34,8 +39,10 @@ __all__ = [
     "chosen_symmetric",
     "export_agent",
     "network_of",
+    "q_arrays",
     "read_agent",
     "read_header",
+    "read_policy",
 ]
 
 
@@ -62,7 +69,16 @@ def export_agent(
     weights: list[np.ndarray],
     info: dict[str, Any] | None = None,
 ) -> Path:
-    """Writes an agent file atomically; returns its path."""
+    """Writes an agent file atomically; returns its path.
+
+    With `network.policy_head` and the weights of the two-headed network (the Q-network's
+    and the policy head's kernel and bias, last), the policy is kept apart; weights of
+    the Q-network alone (an average of files without one) are written as they are.
+    """
+    weights = list(weights)
+    policy: list[np.ndarray] = []
+    if network.policy_head and len(weights) == q_arrays(network) + 2:
+        weights, policy = weights[:-2], weights[-2:]
     header = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -76,7 +92,10 @@ def export_agent(
         "num_actions": int(num_actions),
         "info": info or {},
     }
+    if policy:
+        header["policy"] = {"arrays": len(policy)}
     arrays = {f"w{i:03d}": np.asarray(w) for i, w in enumerate(weights)}
+    arrays |= {f"p{i:03d}": np.asarray(w) for i, w in enumerate(policy)}
     buf = io.BytesIO()
     np.savez(buf, header=np.array(json.dumps(header)), **arrays)
     path = Path(path)
@@ -84,12 +103,37 @@ def export_agent(
     return path
 
 
+def q_arrays(network: NetworkConfig) -> int:
+    """How many arrays the Q-network's weights are: a kernel and a bias a layer."""
+    heads = 2 if network.dueling else 1
+    return 2 * (len(network.conv_filters) + len(network.hidden_units) + heads)
+
+
 def read_agent(path: Path) -> tuple[dict[str, Any], list[np.ndarray]]:
-    """The header and the weights of an agent file.
+    """The header and the Q-network's weights of an agent file.
 
     Raises:
       AgentFileError: missing, unreadable, or not an agent file of this boardq.
     """
+    header, weights, _ = _read(path)
+    return header, weights
+
+
+def read_policy(path: str | Path) -> tuple[dict[str, Any], list[np.ndarray], list[np.ndarray]]:
+    """The header, the Q-network's weights and the policy head's of an agent file.
+
+    Raises:
+      AgentFileError: missing or unreadable, or the file carries no policy (one line).
+    """
+    path = agent_file(path)
+    header, weights, policy = _read(path)
+    if not policy:
+        raise AgentFileError(f"{path} carries no policy: its run trained without --policy-head")
+    return header, weights, policy
+
+
+def _read(path: Path) -> tuple[dict[str, Any], list[np.ndarray], list[np.ndarray]]:
+    """The header, the Q-network's weights and the policy's (none without one)."""
     if path.is_file() and not zipfile.is_zipfile(path):
         raise AgentFileError(f"{path} is not a boardq agent file (not an .npz archive)")
     try:
@@ -97,6 +141,7 @@ def read_agent(path: Path) -> tuple[dict[str, Any], list[np.ndarray]]:
             header = json.loads(str(data["header"]))
             keys = sorted(k for k in data.files if k.startswith("w"))
             weights = [data[k] for k in keys]
+            policy = [data[k] for k in sorted(k for k in data.files if k.startswith("p"))]
     except FileNotFoundError:
         raise AgentFileError(f"agent file {path} does not exist") from None
     except IsADirectoryError:
@@ -107,7 +152,9 @@ def read_agent(path: Path) -> tuple[dict[str, Any], list[np.ndarray]]:
         raise AgentFileError(f"{path} is not a boardq agent file")
     if header.get("format_version", 0) > FORMAT_VERSION:
         raise AgentFileError(f"{path} was written by a newer boardq")
-    return header, weights
+    if len(policy) != header.get("policy", {}).get("arrays", 0):
+        raise AgentFileError(f"{path}: its policy arrays do not match its header")
+    return header, weights, policy
 
 
 def read_header(path: str | Path) -> dict[str, Any]:
@@ -128,15 +175,22 @@ def averaged_weights(paths: Sequence[str | Path]) -> tuple[list[np.ndarray], dic
       paths: agent files of the same game and network, oldest first.
 
     Returns:
-      The averaged weights, and the newest (last) file's info with `averaged_agents`
-      (how many) and `averaged_from_step` (the oldest file's train step) added.
+      The averaged weights (the policy head's last, where every file carries one, as
+      `export_agent` takes them), and the newest (last) file's info with
+      `averaged_agents` (how many) and `averaged_from_step` (the oldest file's train
+      step) added.
 
     Raises:
       AgentFileError: no file, a file unreadable, or one of another game or network.
     """
     if not paths:
         raise AgentFileError("no agent files to average")
-    read = [read_agent(Path(p)) for p in paths]
+    read = []
+    for p in paths:
+        header, weights, policy = _read(Path(p))
+        read.append((header, weights + policy if policy else weights))
+    if any(len(w) != len(read[0][1]) for _, w in read):  # some with a policy, some without
+        read = [(h, w[: q_arrays(network_of(h))]) for h, w in read]
     first = read[0]
     for path, (header, weights) in zip(paths[1:], read[1:], strict=True):
         same = (header.get(k) == first[0].get(k) for k in ("game", "network"))

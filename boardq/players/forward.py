@@ -23,7 +23,7 @@ import numpy as np
 from boardq.execution import ACTOR_INFERENCE as INFERENCE
 from boardq.settings import NetworkConfig
 
-__all__ = ["INFERENCE", "forward_pass", "resolve_inference"]
+__all__ = ["INFERENCE", "forward_pass", "policy_pass", "resolve_inference"]
 
 
 def resolve_inference(asked: str = "auto") -> str:
@@ -76,6 +76,36 @@ def forward_pass(
     q = QFunction(model)
     tensors = q.weights_of(model)
     return (lambda planes: q(planes, tensors).numpy()), chosen
+
+
+def policy_pass(path) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """(planes int8 [B, ...], legal moves [B, A]) -> the policy [B, A] of an agent file.
+
+    The policy head's softmax over the legal moves (0 on the others), in numpy: the
+    prior a search takes from an agent trained with a policy head.
+
+    Raises:
+      AgentFileError: the file is missing, unreadable, or carries no policy (one line).
+    """
+    import dataclasses
+
+    from boardq.dqn.numpy_net import NumpyQNetwork
+    from boardq.dqn.sampling import policy_probabilities
+    from boardq.players.agentfile import network_of, read_policy
+
+    header, weights, policy = read_policy(path)
+    network = dataclasses.replace(network_of(header), policy_head=True)
+    num_actions = int(header["num_actions"])
+    net = NumpyQNetwork(header["obs_shape"], num_actions, network)
+    arrays = tuple(np.asarray(w, np.float32) for w in [*weights, *policy])
+    one_thread = _one_blas_thread()
+
+    def probabilities(planes: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        with one_thread():
+            logits = net(planes, arrays)[:, num_actions:]
+        return policy_probabilities(logits, mask)
+
+    return probabilities
 
 
 _CONTROLLER = None

@@ -127,11 +127,11 @@ def test_in_seki_the_tree_may_pass_rather_than_fill_a_shared_liberty():
     rules = GoRules(5, 0.5)
     board = go_position(rules, [".XXO.", "XXXOO", "XX.OO", "XXXOO", "XXXOO"])
     assert np.flatnonzero(rules.legal_mask(board)).tolist() == [0, 12, 25]
-    assert not rules.settled(board) and rules.safe_to_pass(board)
     knows_nothing = Linear(rules)
     knows_nothing.w[:] = knows_nothing.b[:] = 0.0
     player = TreeSearchPlayer(rules, knows_nothing, visits=400, pass_action=25)
     assert player.act(observation(rules, board)) == 25
+    assert not rules.settled(board) and rules.safe_to_pass(board)
 
 
 def test_rules_that_cannot_tell_a_safe_pass_search_it_only_to_end_the_game():
