@@ -1,8 +1,9 @@
 """The settings of what the learner's targets are.
 
 Returns, their discount and trace, and the regularized policy a policy head learns
-(`NetworkConfig.policy_head`). Part of the "algorithm" group. `TrainConfig` extends this class, so they are fields of
-the one flat record that the command line, config.json and the presets share.
+(`NetworkConfig.policy_head`). Part of the "algorithm" group. `TrainConfig` extends
+this class, so they are fields of the one flat record that the command line,
+config.json and the presets share.
 """
 
 from __future__ import annotations
