@@ -117,9 +117,12 @@ def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
         return
     floats = request.style.floats
 
-    def look(seconds: float) -> str:
-        """A line of the analysis grown `seconds` more ("" for no move to list)."""
-        moves = shown(engine.analyse(observation, seconds))[: request.max_moves]
+    def look(seconds: float) -> list:
+        """The moves a line lists, of the analysis grown `seconds` more."""
+        return shown(engine.analyse(observation, seconds))[: request.max_moves]
+
+    def line(moves: list) -> str:
+        """The line of `moves` ("" for none)."""
         return info_line(moves, engine.vertex_of, floats) + "\n" if moves else ""
 
     if request.style.genmove:
@@ -134,13 +137,13 @@ def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
             return
         write(f"={ident}\n")
         try:  # the tree that chose the move, grown one batch more (or the network's view)
-            write(look(LOOK_SECONDS))
+            write(line(look(LOOK_SECONDS)))
         except Exception:  # the move stands: only its analysis is missing
             _log_failure(engine, command)
         write(f"play {vertex}\n\n")
         return
     try:
-        first = look(SLICE_SECONDS)
+        first = line(look(SLICE_SECONDS))
     except Exception as e:
         _log_failure(engine, command)
         refuse(f"internal error: {e}")
@@ -150,13 +153,13 @@ def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
     while lines is not None:
         started = time.perf_counter()
         try:
-            text = look(SLICE_SECONDS)
+            moves = look(SLICE_SECONDS)
         except Exception:  # a bug must not end a GUI's session: say it, end the stream
             _log_failure(engine, command)
             break
         now = time.perf_counter()
         if now >= due:
-            write(text)
+            write(line(moves))
             while due <= now:
                 due += request.interval
         # A network's view is ready at once: wait out the slice, awake to a command.

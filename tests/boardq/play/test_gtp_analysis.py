@@ -275,3 +275,16 @@ def test_a_genmove_analyze_that_fails_through_the_loop_leaves_the_engine_alive()
     piped.send("2 name")
     assert piped.until("=2") == ["=2 boardq\n"]
     assert piped.close()
+
+
+@pytest.mark.parametrize("name", GENMOVES)
+def test_a_genmove_analyze_that_resigns_records_the_resignation(name):
+    engine = stand_in_engine()
+    engine.act = lambda observation: (int(np.flatnonzero(observation["action_mask"])[0]), -0.9)
+    engine.resign_below = 0.1
+    for ply in range(20):  # the opening, where it never resigns
+        vertex = GO.gtp.vertex(40 + (ply % 2) * 10 + ply // 2)
+        assert engine.answer(f"play {'bw'[ply % 2]} {vertex}") == "=\n\n"
+    answer = engine.answer(f"{name} b 10")
+    assert answer.startswith("=\ninfo move ") and answer.endswith("\nplay resign\n\n")
+    assert engine.record().result_text == "W+R"
