@@ -13,7 +13,6 @@ The interface, for every caller (play, evaluate, serve, the GTP engine and its a
 
     act(observation, seconds=None) -> int     the move (seconds: this move's time instead)
     decide(observation, seconds=None) -> (int, float)  the move and its value, one search
-    decide(observation, seconds=None) -> (int, float)  the move and its value, one search
     q_values(observation) -> [A]              each move's value (NaN: illegal)
     value_of(observation, action) -> float    a move's value, from the search it moved by
     analyse(observation, seconds) -> [MoveStats]  the tree grown `seconds` more, best first
@@ -173,28 +172,6 @@ class TreeSearchPlayer:
         with self._lock:
             root = self._search(observation, _seconds(seconds, "seconds"))
             return int(root.actions[root.best_edge()])
-
-    def decide(
-        self, observation: Mapping[str, np.ndarray], seconds: float | None = None
-    ) -> tuple[int, float]:
-        """The move `act` plays and its value, from one search in one call.
-
-        For callers that count the time (a game's clock): the value is read from the
-        tree that chose the move, within the same call, so nothing is searched after
-        the time is taken.
-
-        Args:
-            observation: the PettingZoo observation of the player to move.
-            seconds: this move's time, as `act`'s.
-
-        Returns:
-            The action and its value (`MoveStats.value`: the mean, or the exact value
-            of a proven move), from the mover's view in [-1, 1].
-        """
-        with self._lock:
-            root = self._search(observation, _seconds(seconds, "seconds"))
-            edge = root.best_edge()
-            return int(root.actions[edge]), float(root.means()[edge])
 
     def decide(
         self, observation: Mapping[str, np.ndarray], seconds: float | None = None
