@@ -115,6 +115,10 @@ def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
     except engine.Error as e:
         refuse(str(e))
         return
+    except Exception as e:  # a bug must not end a GUI's session: say it, go on
+        _log_failure(engine, command)
+        refuse(f"internal error: {e}")
+        return
     floats = request.style.floats
 
     def look(seconds: float) -> list:

@@ -288,3 +288,15 @@ def test_a_genmove_analyze_that_resigns_records_the_resignation(name):
     answer = engine.answer(f"{name} b 10")
     assert answer.startswith("=\ninfo move ") and answer.endswith("\nplay resign\n\n")
     assert engine.record().result_text == "W+R"
+
+
+def test_a_failure_before_the_stream_starts_is_answered(capsys):
+    engine = stand_in_engine()
+
+    def broken(seat):
+        raise KeyError("observation")
+
+    engine.analysed = broken
+    for name in ("lz-analyze b 10", "kata-genmove_analyze b 10"):
+        assert engine.answer(name) == "? internal error: 'observation'\n\n"
+    assert engine.moves == [] and "KeyError" in capsys.readouterr().err
