@@ -133,8 +133,11 @@ def compute_ratios(stages: dict[str, StageResult], config: TrainConfig) -> dict[
         "learner_demand_transitions_per_sec": demand,
         "collection_capacity_transitions_per_sec": capacity,
         "feed": ratio(capacity, demand),
-        # The tree search against the network alone, in one process (`tree_visits`).
-        "tree_visits_vs_forward": _figure(stages, "tree_visits", "visits_over_forward"),
+        # The tree search against the network alone, in one process (`tree_visits`); the
+        # required figure is the compiled tree's, where the game's rules have one.
+        "tree_visits_vs_forward": _figure(stages, "tree_visits", "visits_over_forward")
+        if _figure(stages, "tree_visits", "compiled")
+        else None,
         "tree_visits_vs_forward_plain": _figure(stages, "tree_visits", "visits_over_forward_plain"),
     }
 

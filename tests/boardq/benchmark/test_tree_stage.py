@@ -48,6 +48,7 @@ def test_the_visits_stage_times_both_trees_beside_the_network(name, compiled):
     assert f["visits_over_forward"] == pytest.approx(stage.rate / f["forward_rows_per_sec"])
     assert f["compiled_over_plain"] == pytest.approx(stage.rate / f["visits_per_sec_plain"])
     ratios = compute_ratios({"tree_visits": stage}, game.preset)
-    assert ratios["tree_visits_vs_forward"] == f["visits_over_forward"]
+    # The required figure is the compiled tree's: not measured without one.
+    assert ratios["tree_visits_vs_forward"] == (f["visits_over_forward"] if compiled else None)
     assert ratios["tree_visits_vs_forward_plain"] == f["visits_over_forward_plain"]
     assert "same moves 2 of 2" in _details("tree_visits", {**f, "rate": stage.rate})
