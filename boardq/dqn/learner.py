@@ -81,7 +81,7 @@ class Learner:
 
     # -- the write path -------------------------------------------------------
     def _gradients(self, batch):
-        """The loss of a batch, Q of the moves taken, TD errors and the loss's gradients.
+        """A batch's loss, Q of the moves taken, TD errors, gradients and loss metrics.
 
         With `batch_splits` S > 1 the batch is cut into S equal parts whose losses and
         gradients are independent subgraphs, which TensorFlow runs side by side on its
@@ -95,10 +95,10 @@ class Learner:
         else:
             columns = {key: tf.split(value, splits) for key, value in batch.items()}
         variables = self.online.trainable_variables
-        losses, taken, errors, grads = [], [], [], None
+        losses, taken, errors, extras, grads = [], [], [], [], None
         for i in range(splits):
             with tf.GradientTape() as tape:
-                loss, q_taken, td_error = self._loss(
+                loss, q_taken, td_error, extra = self._loss(
                     self.online, self.target, {key: parts[i] for key, parts in columns.items()}
                 )
                 scaled = self.optimizer.scale_loss(loss)  # float16: times the loss scale
@@ -107,17 +107,19 @@ class Learner:
             losses.append(loss)
             taken.append(q_taken)
             errors.append(td_error)
+            extras.append(extra)
         if splits == 1:
-            return loss, q_taken, td_error, grads
+            return loss, q_taken, td_error, grads, extra
         return (
             tf.add_n(losses) / splits,
             tf.concat(taken, 0),
             tf.concat(errors, 0),
             [g / splits for g in grads],
+            {k: tf.add_n([e[k] for e in extras]) / splits for k in extras[0]},
         )
 
     def _train_step_impl(self, batch):
-        loss, q_taken, td_error, grads = self._gradients(batch)
+        loss, q_taken, td_error, grads, extra = self._gradients(batch)
         variables = self.online.trainable_variables
         grad_norm = tf.linalg.global_norm(grads)
         if self.precision.loss_scaling:  # the true gradient's norm; apply_gradients unscales
@@ -130,6 +132,7 @@ class Learner:
             "q_mean": tf.reduce_mean(q_taken),
             "td_abs": tf.reduce_mean(tf.abs(td_error)),
             "grad_norm": grad_norm,
+            **extra,  # the loss's own metrics (a policy head's)
         }
 
     def _update_target(self) -> None:
@@ -163,7 +166,8 @@ class Learner:
         with tf.control_dependencies(tf.nest.flatten(group)):
             t1 = tf.timestamp()
         zero = tf.constant(0.0, tf.float32)
-        sums = {"loss": zero, "q_mean": zero, "td_abs": zero, "grad_norm": zero}
+        names = ("loss", "q_mean", "td_abs", "grad_norm", *self._loss.metrics)
+        sums = dict.fromkeys(names, zero)
         with tf.control_dependencies([t1]):
             for i in tf.range(steps):
                 metrics = self._train_step({key: value[i] for key, value in group.items()})

@@ -22,20 +22,33 @@ loss is unchanged (`boardq.dqn.losses.td_loss`'s Huber); the two losses add.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Protocol
 
 import tensorflow as tf
 
 from boardq.dqn.losses import double_q_target, huber, td_loss
 
 __all__ = [
+    "Loss",
     "make_loss",
     "policy_cross_entropy",
+    "policy_entropy",
     "regularized_policy",
     "split_heads",
     "td_policy_loss",
 ]
 
-Loss = Callable[..., tuple[tf.Tensor, tf.Tensor, tf.Tensor]]
+
+class Loss(Protocol):
+    """The learner's loss: `loss(online, target, batch)` under the GradientTape.
+
+    Returns (the loss, Q of the moves taken [B], TD errors [B], more metrics by the
+    names in `metrics`).
+    """
+
+    metrics: tuple[str, ...]
+
+    def __call__(self, online, target, batch) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor, dict]: ...
 
 
 def split_heads(out: tf.Tensor, num_actions: int) -> tuple[tf.Tensor, tf.Tensor]:
@@ -72,6 +85,16 @@ def regularized_policy(
     return tf.stop_gradient(tf.where(mask, probs, tf.zeros_like(probs)))
 
 
+def policy_entropy(logits: tf.Tensor, mask: tf.Tensor) -> tf.Tensor:
+    """Mean over rows with a legal move of the policy's entropy over its legal moves.
+
+    The policy's collapse onto one move shows here first (KLENT without its entropy
+    term lost most of its strength).
+    """
+    probs = tf.where(mask, tf.exp(_log_softmax_legal(logits, mask)), tf.zeros_like(logits))
+    return policy_cross_entropy(logits, tf.stop_gradient(probs), mask)
+
+
 def policy_cross_entropy(logits: tf.Tensor, target: tf.Tensor, mask: tf.Tensor) -> tf.Tensor:
     """Mean over rows with a legal move of -sum_a target(a) log pi(a), pi over legal moves.
 
@@ -95,7 +118,7 @@ def td_policy_loss(
     num_actions: int,
     alpha: float,
     beta: float,
-) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
+) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor, dict[str, tf.Tensor]]:
     """The Double DQN loss of the Q head plus the policy head's cross-entropy to pi'.
 
     Args:
@@ -109,7 +132,8 @@ def td_policy_loss(
       beta: pi''s weight of the reverse KL to the target network's policy.
 
     Returns:
-      (Q loss + policy loss, Q of the moves taken [B], TD errors [B]).
+      (Q loss + policy loss, Q of the moves taken [B], TD errors [B], {"policy_loss":
+      the cross-entropy, "policy_entropy": the trained policy's mean entropy}).
     """
     action = tf.cast(batch["action"], tf.int32)
     q_tm1, _ = split_heads(online(batch["obs"], training=True), num_actions)
@@ -123,18 +147,41 @@ def td_policy_loss(
     td_error = y - q_taken
     pi_target = regularized_policy(q_t_target, logits_old, mask, alpha, beta)
     loss = tf.reduce_mean(huber(td_error, huber_delta))
-    return loss + policy_cross_entropy(logits_t, pi_target, mask), q_taken, td_error
+    cross_entropy = policy_cross_entropy(logits_t, pi_target, mask)
+    extra = {"policy_loss": cross_entropy, "policy_entropy": policy_entropy(logits_t, mask)}
+    return loss + cross_entropy, q_taken, td_error, extra
+
+
+class _DoubleDQN:
+    metrics: tuple[str, ...] = ()
+
+    def __init__(self, config):
+        self._delta, self._eps = config.huber_delta, config.bootstrap_epsilon
+
+    def __call__(self, online, target, batch):
+        return (*td_loss(online, target, batch, self._delta, self._eps), {})
+
+
+class _WithPolicy:
+    metrics = ("policy_loss", "policy_entropy")
+
+    def __init__(self, config, num_actions: int):
+        self._args = (
+            config.huber_delta,
+            config.bootstrap_epsilon,
+            num_actions,
+            config.policy_alpha,
+            config.policy_beta,
+        )
+
+    def __call__(self, online, target, batch):
+        return td_policy_loss(online, target, batch, *self._args)
 
 
 def make_loss(config, num_actions: int) -> Loss:
-    """The learner's loss for `config`: `loss(online, target, batch)`.
+    """The learner's loss for `config`.
 
-    Double DQN's `td_loss`, or with `network.policy_head` `td_policy_loss`.
+    Double DQN's `td_loss`, or with `network.policy_head` `td_policy_loss` (and its
+    metrics).
     """
-    delta, eps = config.huber_delta, config.bootstrap_epsilon
-    if not config.network.policy_head:
-        return lambda online, target, batch: td_loss(online, target, batch, delta, eps)
-    alpha, beta = config.policy_alpha, config.policy_beta
-    return lambda online, target, batch: td_policy_loss(
-        online, target, batch, delta, eps, num_actions, alpha, beta
-    )
+    return _WithPolicy(config, num_actions) if config.network.policy_head else _DoubleDQN(config)

@@ -114,8 +114,8 @@ def test_float16_scales_its_loss_and_reports_the_true_gradient_norm():
     reference = _learner("float32")
     _same_weights(learner, reference)
     batch = _batch(learner, seed=5)
-    loss, _, _, grads = learner._gradients(batch)
-    _, _, _, grads32 = reference._gradients(batch)
+    loss, _, _, grads, _ = learner._gradients(batch)
+    _, _, _, grads32, _ = reference._gradients(batch)
     # The gradients come out scaled; the step reports (and applies) them unscaled.
     norm = float(tf.linalg.global_norm(grads)) / scale
     assert norm == pytest.approx(float(tf.linalg.global_norm(grads32)), rel=0.01)
@@ -127,8 +127,8 @@ def test_a_split_step_equals_the_whole_step(splits):
     whole, split = _learner(), _learner(batch_splits=splits)
     _same_weights(whole, split)
     batch = _batch(whole, seed=1)
-    loss1, taken1, error1, grads1 = whole._gradients(batch)
-    loss2, taken2, error2, grads2 = split._gradients(batch)
+    loss1, taken1, error1, grads1, _ = whole._gradients(batch)
+    loss2, taken2, error2, grads2, _ = split._gradients(batch)
     assert float(loss2) == pytest.approx(float(loss1), rel=1e-5)
     np.testing.assert_allclose(taken2.numpy(), taken1.numpy(), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(error2.numpy(), error1.numpy(), rtol=1e-5, atol=1e-6)

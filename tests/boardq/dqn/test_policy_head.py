@@ -19,6 +19,7 @@ from boardq.dqn.numpy_net import NumpyQNetwork
 from boardq.dqn.policy_head import (
     make_loss,
     policy_cross_entropy,
+    policy_entropy,
     regularized_policy,
     td_policy_loss,
 )
@@ -70,6 +71,8 @@ def test_the_cross_entropy_by_hand_and_rows_without_a_move_left_out():
     mask = tf.constant([[True, True, False], [False, False, False]])
     # The first row: pi = (1/2, 1/2) over its legal moves, -sum target log pi = ln 2.
     assert float(policy_cross_entropy(logits, target, mask)) == pytest.approx(math.log(2), 1e-6)
+    # Its entropy: ln 2, the uniform policy's over two moves.
+    assert float(policy_entropy(logits, mask)) == pytest.approx(math.log(2), 1e-6)
 
 
 def test_sampling_follows_the_probabilities_and_plays_only_legal_moves():
@@ -148,7 +151,7 @@ def test_the_loss_is_the_q_loss_plus_the_cross_entropy_at_the_next_positions():
     outs = [rng.normal(size=(b, 2 * A)).astype(np.float32) for _ in range(4)]
     online, target = _stub(outs[0], outs[1]), _stub(outs[2], outs[3])
     tensors = {k: tf.constant(v) for k, v in batch.items()}
-    loss, _, errors = td_policy_loss(online, target, tensors, 1.0, 0.0, A, 0.03, 0.1)
+    loss, _, errors, extra = td_policy_loss(online, target, tensors, 1.0, 0.0, A, 0.03, 0.1)
     # The Q part: td_loss on the Q columns alone.
     q_only = [_stub(o_s[:, :A], o_n[:, :A]) for o_s, o_n in (outs[:2], outs[2:])]
     q_loss, _, q_errors = td_loss(*q_only, tensors, 1.0)
@@ -161,6 +164,10 @@ def test_the_loss_is_the_q_loss_plus_the_cross_entropy_at_the_next_positions():
         log_pi = np.log(sampling.policy_probabilities(outs[1][1:, A:], mask))
     ce = [-np.sum(p[m] * lp[m]) for p, lp, m in zip(pi, log_pi, mask, strict=True)]
     assert float(loss) == pytest.approx(float(q_loss) + np.mean(ce), rel=1e-5)
+    assert float(extra["policy_loss"]) == pytest.approx(np.mean(ce), rel=1e-5)
+    pi_online = sampling.policy_probabilities(outs[1][1:, A:], mask)
+    entropy = [-np.sum(p[m] * np.log(p[m])) for p, m in zip(pi_online, mask, strict=True)]
+    assert float(extra["policy_entropy"]) == pytest.approx(np.mean(entropy), rel=1e-5)
 
 
 def test_the_learner_with_a_policy_head_trains_both_heads():
@@ -181,6 +188,8 @@ def test_the_learner_with_a_policy_head_trains_both_heads():
     policy_before = learner.online.get_layer("policy").kernel.numpy().copy()
     metrics = learner.train_step(tensors)
     assert float(metrics["loss"]) == pytest.approx(float(expected), rel=1e-5)
+    assert 0.0 < float(metrics["policy_entropy"]) <= math.log(A)
+    assert 0.0 < float(metrics["policy_loss"]) < float(metrics["loss"])
     assert not np.allclose(learner.online.get_layer("policy").kernel.numpy(), policy_before)
 
 
