@@ -18,8 +18,9 @@ does), it unrolls to
 The last line is the learner's bootstrap, unchanged: `discount` is the stored
 lambda^(m-1) (-gamma)^m and the Double DQN target does the rest. The first two lines
 are the stored `reward`. lambda 1 is the plain m-move return (today's targets, exactly);
-lambda 0 the one-move target r_t - gamma V(s_{t+1}) whatever m; m is `n_step` (or fewer
-where a game ended or `returns` cut it).
+lambda 0 the one-move target r_t - gamma V(s_{t+1}), V the acting network's where m > 1
+(the target network's where m = 1); m is `n_step` (or fewer where a game ended or
+`returns` cut it).
 
 The form, and why. V(s_{t+k}) = max over legal a of Q(s_{t+k}, a), from the network
 each actor acted with, recorded as it acted (Peng's Q(lambda): the values of a greedy

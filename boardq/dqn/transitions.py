@@ -10,6 +10,9 @@ t .. t+n-1 (each reward from its own mover's view):
 
 The `discount` stored with each transition is (-gamma)^n, or 0 when the game ended
 within the n moves, so the learner's target is the same Double DQN formula for any n.
+With `td_lambda` < 1 the return is a lambda-return over the n moves: G also carries the
+acting network's values of the positions within, and the discount is
+lambda^(n-1) (-gamma)^n (`boardq.dqn.lambda_returns`).
 A win earns +1 at the winning move; the loser's -1 arrives through the bootstrap
 (the opponent's best move from the next state wins).
 
