@@ -109,8 +109,9 @@ class TreeSearchPlayer:
         discount: the per-move discount `g` in (0, 1].
         config: how the tree grows (priors, exploration, leaves a call, the pass).
         pass_action: the game's pass, if it has one: with `config.pass_to_end` the tree
-            searches it only where it ends the game, the board is settled or the pass is
-            forced (`boardq.players.passing`); None searches every legal move alike.
+            searches it only where it ends the game, no group of the mover's can be
+            taken or the pass is forced (`boardq.players.passing`); None searches every
+            legal move alike.
         clock: the time in seconds (injected in tests).
         compiled: grow the tree compiled where the rules have a compiled form
             (`boardq.players.fasttree`: the same moves, several times the visits a
