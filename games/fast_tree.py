@@ -17,7 +17,9 @@ node's edges are a contiguous run of the edge arrays. `T` is the tuple of arrays
     used: int64 [2], the nodes and edges taken
     partial: each node's, a legal move left out of its edges (`Node.partial`)
 
-The game's rules come in through `boardq_games.fast_rules` (`spec`, `komi`). The
+The game's rules come in through `boardq_games.fast_rules` (`tag`, whose dtype picks the
+game's rules when a kernel is compiled, so a kernel is compiled with one game's rules
+only; `spec`; `komi`). The
 priors' exponentials are numpy's, computed by the caller (numpy's `exp` and the C
 library's differ in the last bit for a few values in a hundred); their sum here is
 numpy's pairwise sum, so the priors are the plain tree's to the bit.
@@ -32,7 +34,7 @@ import numba as nb
 import numpy as np
 
 from boardq_games.fast_arrays import compact, logits, pairwise_sum
-from boardq_games.fast_rules import CompiledRules, r_apply, r_end, r_legal, r_planes
+from boardq_games.fast_rules import TAGS, CompiledRules, r_apply, r_end, r_legal, r_planes
 
 __all__ = ["abandon", "compact", "compiled_form", "finish", "gather", "logits", "scan_root"]
 
@@ -65,7 +67,8 @@ def compiled_form(
     """
     spec = np.array([game, side, pass_to_end, prune], np.int64)
     kernels = sys.modules[__name__]
-    return CompiledRules(spec, float(komi), shape, np.dtype(dtype), planes, actions, kernels)
+    tag = np.empty(0, TAGS[game])
+    return CompiledRules(spec, float(komi), shape, np.dtype(dtype), planes, actions, kernels, tag)
 
 
 @nb.njit(cache=True)
@@ -154,7 +157,7 @@ def settle(T, path, depth, last, g):
 
 
 @nb.njit(cache=True)
-def scan(T, spec, komi, node):
+def scan(T, tag, spec, komi, node):
     """`Node.scan`: every move tried for an end of the game; the others get their child."""
     board, q0, exact, child, action, used = T[0], T[10], T[12], T[15], T[8], T[17]
     s, count = T[1][node], T[2][node]
@@ -162,8 +165,8 @@ def scan(T, spec, komi, node):
         if child[i] >= 0 or not math.isnan(exact[i]):
             continue
         new = used[0]
-        r_apply(spec, board[node], action[i], board[new])
-        end = r_end(spec, komi, board[new])
+        r_apply(tag, spec, board[node], action[i], board[new])
+        end = r_end(tag, spec, komi, board[new])
         if math.isnan(end):
             init_node(T, new)
             used[0] += 1
@@ -174,7 +177,7 @@ def scan(T, spec, komi, node):
 
 
 @nb.njit(cache=True)
-def descend(T, spec, komi, root, c_puct, g, path):
+def descend(T, tag, spec, komi, root, c_puct, g, path):
     """One descent (`tree._descend`): (kind, leaf or -1, depth); the edges in `path`."""
     board, action, child, vloss, exact, used = T[0], T[8], T[15], T[14], T[12], T[17]
     node, depth = root, 0
@@ -188,8 +191,8 @@ def descend(T, spec, komi, root, c_puct, g, path):
         below = child[e]
         if below < 0:
             new = used[0]
-            r_apply(spec, board[node], action[e], board[new])
-            end = r_end(spec, komi, board[new])
+            r_apply(tag, spec, board[node], action[e], board[new])
+            end = r_end(tag, spec, komi, board[new])
             if not math.isnan(end):
                 exact[e] = end
                 backup(T, path, depth, end, g)
@@ -209,7 +212,9 @@ def descend(T, spec, komi, root, c_puct, g, path):
 
 
 @nb.njit(cache=True)
-def gather(T, spec, komi, root, leaves, c_puct, g, paths, depths, found, planes, legal, partial):
+def gather(
+    T, tag, spec, komi, root, leaves, c_puct, g, paths, depths, found, planes, legal, partial
+):
     """Up to `leaves` descents (`tree.grow`'s loop); the leaves' planes and legal moves.
 
     Returns the leaves waiting (rows of `found`, `depths`, `paths`, `planes`, `legal`),
@@ -219,13 +224,13 @@ def gather(T, spec, komi, root, leaves, c_puct, g, paths, depths, found, planes,
     for _ in range(leaves):
         if not math.isnan(T[5][root]):
             break
-        kind, leaf, depth = descend(T, spec, komi, root, c_puct, g, paths[k])
+        kind, leaf, depth = descend(T, tag, spec, komi, root, c_puct, g, paths[k])
         if kind == TOO_DEEP:
             return -1
         if kind == LEAF:
             found[k], depths[k] = leaf, depth
-            r_planes(spec, T[0][leaf], planes[k])
-            partial[k] = r_legal(spec, komi, T[0][leaf], legal[k])
+            r_planes(tag, spec, T[0][leaf], planes[k])
+            partial[k] = r_legal(tag, spec, komi, T[0][leaf], legal[k])
             k += 1
     return k
 
@@ -267,7 +272,9 @@ def node_max_q0(T, node):
 
 
 @nb.njit(cache=True)
-def finish(T, spec, komi, found, depths, paths, k, q0, ex, legal, partial, g, scan_plies, root):
+def finish(
+    T, tag, spec, komi, found, depths, paths, k, q0, ex, legal, partial, g, scan_plies, root
+):
     """Values the gathered leaves and backs them up, in order (`tree.grow`'s second half).
 
     With `root` the single leaf is the unvalued root (no path; its proof is settled).
@@ -279,7 +286,7 @@ def finish(T, spec, komi, found, depths, paths, k, q0, ex, legal, partial, g, sc
             return False
         T[18][node] = partial[j]
         if depth < scan_plies:
-            scan(T, spec, komi, node)
+            scan(T, tag, spec, komi, node)
             T[4][node] = node_max_q0(T, node)
         if root:
             settle(T, paths[j], 0, node, g)
@@ -291,17 +298,17 @@ def finish(T, spec, komi, found, depths, paths, k, q0, ex, legal, partial, g, sc
 
 
 @nb.njit(cache=True)
-def scan_root(T, spec, komi, root, g):
+def scan_root(T, tag, spec, komi, root, g):
     """A kept root scanned once it is the root, and its proof settled."""
-    scan(T, spec, komi, root)
+    scan(T, tag, spec, komi, root)
     settle(T, np.empty(0, np.int64), 0, root, g)
 
 
 @nb.njit(cache=True)
-def leaf_inputs(T, spec, komi, node, planes, legal):
+def leaf_inputs(T, tag, spec, komi, node, planes, legal):
     """A node's planes and legal moves, for the network and its expansion; whether partial."""
-    r_planes(spec, T[0][node], planes)
-    return r_legal(spec, komi, T[0][node], legal)
+    r_planes(tag, spec, T[0][node], planes)
+    return r_legal(tag, spec, komi, T[0][node], legal)
 
 
 @nb.njit(cache=True)

@@ -232,14 +232,16 @@ class CompiledTree:
         if not root.expanded:
             self._reserve(A + 1, A)
             found[0], depths[0] = root.index, 0
-            partial[0] = K.leaf_inputs(self.T, c.spec, c.komi, root.index, planes[0], legal[0])
+            partial[0] = K.leaf_inputs(
+                self.T, c.tag, c.spec, c.komi, root.index, planes[0], legal[0]
+            )
             return self._value(q_batch, buf, 1, True)
         if scan_plies and not root.scanned:
             self._reserve(A, 0)
-            K.scan_root(self.T, c.spec, c.komi, root.index, self.g)
+            K.scan_root(self.T, c.tag, c.spec, c.komi, root.index, self.g)
         self._reserve(leaves * (1 + (A if scan_plies > 1 else 0)), leaves * A)
         k = K.gather(
-            self.T, c.spec, c.komi, root.index, leaves, config.c_puct, self.g,
+            self.T, c.tag, c.spec, c.komi, root.index, leaves, config.c_puct, self.g,
             paths, depths, found, planes, legal, partial,
         )  # fmt: skip
         if k < 0:
@@ -262,7 +264,7 @@ class CompiledTree:
         K.logits(q, legal, k, self.g, self.config.temperature, q0, ex)
         np.exp(ex[:k], out=ex[:k])
         ok = K.finish(
-            T, c.spec, c.komi, found, depths, paths, k, q0, ex, legal, partial,
+            T, c.tag, c.spec, c.komi, found, depths, paths, k, q0, ex, legal, partial,
             self.g, self.config.scan_plies, root,
         )  # fmt: skip
         if not ok:
