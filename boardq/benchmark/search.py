@@ -136,6 +136,9 @@ def tree_search_rate(
     agents = {k: search_agent(game, config, k) for k in ("numpy", "tensorflow")}
     for agent, _ in agents.values():
         agent.q_values(pool[0])  # the network's first call traces it, outside the timing
+        warm = agent.searcher(move_time=move_time)  # the player `_tree_run` times
+        warm.act(pool[0])  # the compiled tree's first search compiles it (numba), untimed
+        warm.forget()
     sums = {k: np.zeros(5) for k in agents}  # leaves, calls, visits, seconds, moves
     t0 = time.monotonic()
     for _ in range(2):  # the two take turns, so both see the machine's load alike
