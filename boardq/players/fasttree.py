@@ -9,16 +9,20 @@ one call a batch of leaves as before. It chooses the same edges with the same fl
 so the same moves and visit counts (the tests compare the two on fixed positions).
 
 `tree_backend` gives a search its tree: the compiled one where the rules have a
-compiled form (`compiled()`: Connect Four, Othello and Hex; Go's compiled rules
-wait for its searched pass, `boardq.players.passing`), else the plain one. Both answer
-`node(board)`, `rooted(node)` and `grow(root, q_batch, leaves)`; the compiled tree's
-nodes are views (`FastNode`) that read like `tree.Node`, so the
-player's move choice, statistics and principal variations are the plain code's.
+compiled form (`compiled()`: Connect Four, Othello, Hex and Go, with Go's pruning and
+searched pass), else the plain one. Both answer `node(board)`, `rooted(node)` and
+`grow(root, q_batch, leaves)`; the compiled tree's nodes are views (`FastNode`) that
+read like `tree.Node`, so the player's move choice, statistics and principal variations
+are the plain code's. `rooted` keeps only the new root's subtree (copied to new arrays),
+so a game's tree does not grow with its moves.
 
-The compiled path leaves out `tree.grow`/`_descend`/`_backup`/`_expand`, `Node.expand`/
-`scan`/`select` and `proven.settle`/`position_value` (it has its own of each, held
-equal to them by the tests); `Node.means`/`ranked`/`best_edge`, `principal_variation`
-and `PassToEnd`'s choice for the plain tree stay in use.
+The compiled path has its own of `tree.grow`/`_descend`/`_backup`/`_release`/`_expand`,
+`Node.expand`/`scan`/`select` (`puct_small`, `puct_wide`), `proven.settle`/
+`position_value`, `tree_node.end_value`, `PassToEnd.searched_moves`, `PrunedRules`'
+legal moves, `life.safe_to_pass` and the rules' moves, legal moves, ends and planes:
+a change to one of those must be made to its compiled twin too
+(`tests/boardq/players/test_fasttree.py` and `tests/games/test_fast_rules.py` compare
+them). `Node.means`/`ranked`/`best_edge` and `principal_variation` are shared.
 """
 
 from __future__ import annotations
