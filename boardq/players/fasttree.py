@@ -115,11 +115,22 @@ class FastNode:
     pending = property(lambda self: bool(self.tree.T[6][self.index]))
     scanned = property(lambda self: bool(self.tree.T[7][self.index]))
     partial = property(lambda self: bool(self.tree.T[18][self.index]))
-    visits = Node.visits
     solved = Node.solved
     means = Node.means
     ranked = Node.ranked
     best_edge = Node.best_edge
+
+    @property
+    def visits(self) -> int:
+        """`Node.visits`: 1 (its valuation) and its edges' visits; 0 while not valued.
+
+        Read twice a call of the network by the player: the arrays read directly.
+        """
+        T, i = self.tree.T, self.index
+        if not T[3][i]:
+            return 0
+        start = T[1][i]
+        return 1 + int(T[13][start : start + T[2][i]].sum())
 
     @property
     def board(self) -> np.ndarray:
@@ -233,14 +244,15 @@ class CompiledTree:
         c, config, A, K = self.compiled, self.config, self.actions, self.kernels
         scan_plies = config.scan_plies
         found, depths, paths, planes, legal, partial, _, _ = buf = self._buffers(leaves)
-        if not root.expanded:
+        T, index = self.T, root.index
+        if not T[3][index]:  # not expanded: the root valued alone
             self._reserve(A + 1, A)
             found[0], depths[0] = root.index, 0
             partial[0] = K.leaf_inputs(
                 self.T, c.tag, c.spec, c.komi, root.index, planes[0], legal[0]
             )
             return self._value(q_batch, buf, 1, True)
-        if scan_plies and not root.scanned:
+        if scan_plies and not T[7][index]:  # a kept root, scanned once it is the root
             self._reserve(A, 0)
             K.scan_root(self.T, c.tag, c.spec, c.komi, root.index, self.g)
         self._reserve(leaves * (1 + (A if scan_plies > 1 else 0)), leaves * A)
@@ -259,12 +271,13 @@ class CompiledTree:
         c, T, K = self.compiled, self.T, self.kernels
         found, depths, paths, planes, legal, partial, q0, ex = buf
         try:
-            q = np.asarray(q_batch(planes[:k].reshape((k, *c.planes_shape))), np.float64)
+            q = np.asarray(q_batch(planes[:k].reshape((k, *c.planes_shape))))
         except BaseException:
             K.abandon(T, found, depths, paths, k)  # no leaf left waiting, no virtual loss
             raise
-        # The priors as `Node.expand` makes them: the logits (the same IEEE operations),
-        # then numpy's own exp, whose last bit the C library's does not always give.
+        # The priors as `Node.expand` makes them: the logits (the same IEEE operations, the
+        # values made float64 in the kernel), then numpy's own exp, whose last bit the C
+        # library's does not always give.
         K.logits(q, legal, k, self.g, self.config.temperature, q0, ex)
         np.exp(ex[:k], out=ex[:k])
         ok = K.finish(
