@@ -138,8 +138,11 @@ def safe_to_pass(board: np.ndarray, size: int, near: Sequence[tuple[int, ...]]) 
 
     True where the mover has stones, every empty region that touches both colours is
     made of seki's shared liberties, and each of the mover's chains is unconditionally
-    alive, or in seki: at least two liberties, each a shared liberty of a seki or an eye
-    of one point inside the mover's stones (the opponent's stone there is suicide).
+    alive, or in seki with an eye: its liberties are shared liberties of a seki and at
+    least one eye of one point inside the mover's stones (the opponent's stone there is
+    suicide). A seki without an eye is not enough: where the chain shares its liberties
+    with a small one, the opponent sacrifices it, throws in again where it was taken,
+    and the chain, left with one small eye space, is taken.
     What is left to play is then seki or one side's area, and no stone of the mover's
     can be taken, whatever the opponent plays (in seki, if the mover takes the chain
     that fills a shared liberty). False does not mean a group is lost: one with a
@@ -184,8 +187,9 @@ def safe_to_pass(board: np.ndarray, size: int, near: Sequence[tuple[int, ...]]) 
     for k, (colour, _, liberties) in enumerate(found):
         if colour != 1 or k in alive:
             continue
-        if len(liberties) < 2 or not liberties & seki:
+        eyes = liberties - seki
+        if not eyes or not liberties & seki:
             return False
-        if any(cells[n] != 1 for p in liberties - seki for n in near[p]):
+        if any(cells[n] != 1 for p in eyes for n in near[p]):
             return False  # a liberty in a larger eye space: not sure to stay one
     return True

@@ -73,6 +73,21 @@ SEKI = [".XXO.", "XXXOO", "XX.OO", "XXXOO", "XXXOO"]
 # The same, but O's chain has two liberties of its own: X's filling C3 is answered by
 # O's taking X; X is not in seki but dead.
 NO_SEKI = [".XXO.", "XXXO.", "XX.OO", "XXXOO", "XXXOO"]
+# From a game against GNU Go: X's chain at the top right shares H9 and J8 with O's stone
+# on J9 and has no eye. Neither side fills a liberty without putting its own chain in
+# atari, but O's stone is a sacrifice: O plays H9, X takes two stones on J8, O throws
+# in on H9 again, and X's chain, left with a two-point eye space, is taken.
+THROW_IN = [
+    "O.OOOXX.O",
+    "OOO.OOXX.",
+    "XXOOXXOXX",
+    "X.XXXOOOO",
+    "XXXXXXXOO",
+    "..XX.XXO.",
+    "XXXXXOXOO",
+    "XOOXOOOOO",
+    "XOOOOOO.O",
+]
 
 
 @pytest.mark.parametrize(
@@ -85,6 +100,7 @@ NO_SEKI = [".XXO.", "XXXO.", "XX.OO", "XXXOO", "XXXOO"]
         (STONE_IN_EYE, False),  # O's stone is to be taken first
         (SEKI, True),
         (NO_SEKI, False),
+        (THROW_IN, False),  # no eye of its own: a seki only while no one sacrifices
         (["X........"] + ["........."] * 8, False),  # an open board
         (["........."] * 9, False),
     ],
@@ -96,6 +112,7 @@ NO_SEKI = [".XXO.", "XXXO.", "XX.OO", "XXXOO", "XXXOO"]
         "stone-in-eye",
         "seki",
         "no-seki",
+        "throw-in",
         "one-stone",
         "empty",
     ],
