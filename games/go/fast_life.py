@@ -197,20 +197,19 @@ def safe_to_pass(cells, size):
     for c in range(k):
         if colour[c] != 1 or alive[c]:
             continue
-        if libs[c].sum() < 2:
-            return False
-        touches_seki = False
+        touches_seki = has_eye = False
         for p in range(points):
             if not libs[c, p]:
                 continue
             if seki[p]:
                 touches_seki = True
                 continue
+            has_eye = True  # a liberty not shared: an eye, if one point inside its stones
             for i in range(_near(p, size, near)):
                 if cells[near[i]] != 1:
                     return False  # a liberty in a larger eye space: not sure to stay one
-        if not touches_seki:
-            return False
+        if not (touches_seki and has_eye):
+            return False  # a seki without an eye of its own can be thrown in and taken
     return True
 
 

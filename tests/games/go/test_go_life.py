@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from boardq_games.go import fast_life
 from boardq_games.go.life import safe_to_pass, unconditionally_alive
 from boardq_games.go.rules import GoRules
 
@@ -119,6 +120,8 @@ THROW_IN = [
 )
 def test_the_mover_may_pass_where_its_groups_are_safe(rows, expected):
     assert safe(rows) == expected
+    # The compiled tree's twin (games/go/fast_life.py) judges every named board alike.
+    assert fast_life.safe_to_pass(cells(rows).astype(np.int16), len(rows)) == expected
 
 
 def test_seki_is_safe_for_either_mover_and_a_dead_group_for_neither():
