@@ -13,7 +13,7 @@ import numpy as np
 from boardq.boardtext import BoardText
 from boardq.config import TrainConfig
 from boardq.errors import BoardqError
-from boardq.gtp import GtpDialect
+from boardq.gtp.protocol import GtpDialect
 from boardq.setup import Setup
 from boardq.symmetry import Symmetry
 
@@ -47,7 +47,7 @@ class Rules(Protocol):
     ask who won, make planes of it and key it. The lookahead search, the rules-based
     players and the checks against the environments use these. Rules may also say
     whether a position is settled (`settled(board) -> bool`, Go's): the tree search
-    at play then searches the pass there (`boardq.players.passing`).
+    at play then searches the pass there (`boardq.search.passing`).
     """
 
     num_actions: int
@@ -150,7 +150,7 @@ class Game:
         (`winblock`, `greedy`, `line`); they need `rules` too.
       bundled_agent: the trained agent that comes with the install (package data, see
         `bundled_agent_file`), or None.
-      gtp: how its moves are named over GTP (`boardq.gtp`), for engines as opponents
+      gtp: how its moves are named over GTP (`boardq.gtp.protocol`), for engines as opponents
         (`gtp:COMMAND`) and `boardq gtp`; None where they have no GTP names.
       setup: how it is counted and set up (`boardq.setup`: komi, the count, the pass,
         handicap stones); the default: no komi, no count, no pass, no handicap.

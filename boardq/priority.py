@@ -11,7 +11,7 @@ nice 19 or not. The group's own nice is what weighs it against the run's
 
 So a child in a session of its own is given the nice of its session too: the ladder's
 evaluation (`boardq.training.ladder`, 10) and the GTP engines
-(`boardq.players.gtp_client`, the session nice of the process that starts them). Where
+(`boardq.gtp.client`, the session nice of the process that starts them). Where
 there are no session groups (another system, the feature off, no /proc) setting one
 does nothing, and the process's own nice is all there is.
 """

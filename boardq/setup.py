@@ -5,7 +5,7 @@ fixed points; Othello counts its discs; the other games count nothing but who wo
 Training reads the count for its lead reward, the GTP engine for `komi`,
 `final_score` and `fixed_handicap`, evaluation and the ladder for their handicap
 games, and records for what they state (`KM`, `HA`). A game declares its `Setup`
-(`Game.setup`); `boardq.gtp.GtpDialect` only names the moves.
+(`Game.setup`); `boardq.gtp.protocol.GtpDialect` only names the moves.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ numpy's sum, the priors' logits, and a subtree copied into new arrays (the tree 
 `boardq_games.fast_tree`).
 
 `pairwise_sum` and `logits` give numpy's floats to the bit: the priors of the compiled
-tree are the plain tree's (`boardq.players.tree_node.Node.expand`).
+tree are the plain tree's (`boardq.search.tree_node.Node.expand`).
 """
 
 from __future__ import annotations

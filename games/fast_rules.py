@@ -10,7 +10,7 @@ disk; an overload is.
 
 A rules class that has a compiled form says so with `compiled(pruned, pass_to_end)`
 (`boardq_games.fast_tree.compiled_form`, or None where it has none for that pruning
-or pass); the tree search (`boardq.players.fasttree`) asks the rules it is given.
+or pass); the tree search (`boardq.search.fasttree`) asks the rules it is given.
 """
 
 from __future__ import annotations

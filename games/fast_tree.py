@@ -3,10 +3,10 @@
 Here, beside the games, because numba caches a kernel on disk only when the functions it
 calls are its module's globals (a jitted function passed as an argument, or closed
 over, is compiled again in every process): the kernels call every game's compiled rules
-through `boardq_games.fast_rules`, and the tree search (`boardq.players.fasttree`)
+through `boardq_games.fast_rules`, and the tree search (`boardq.search.fasttree`)
 reaches them through the rules it is given (`compiled()`), as it reaches the rules.
 
-The same tree as `boardq.players.tree` and `boardq.players.tree_node` (the same PUCT,
+The same tree as `boardq.search.tree` and `boardq.search.tree_node` (the same PUCT,
 virtual losses, collisions, scans, proofs and backups, in the same order and with the
 same floating-point operations), held in flat arrays instead of `Node` objects: a
 node's edges are a contiguous run of the edge arrays. `T` is the tuple of arrays:
@@ -63,7 +63,7 @@ def compiled_form(
         actions: its actions.
         komi: Go's komi.
         prune: Go's own true eyes left out of the legal moves.
-        pass_to_end: the pass searched only where `boardq.players.passing` keeps it.
+        pass_to_end: the pass searched only where `boardq.search.passing` keeps it.
     """
     spec = np.array([game, side, pass_to_end, prune], np.int64)
     kernels = sys.modules[__name__]

@@ -5,7 +5,7 @@
         [--times 0.1,0.3,1,3] [--games N] [--search tree|alpha-beta|both]
         --out FILE.jsonl [--plot FILE.png]
 
-Plays every (search, time, opponent) cell not yet in FILE (`boardq.players.timecurve`),
+Plays every (search, time, opponent) cell not yet in FILE (`boardq.benchmark.timecurve`),
 then prints the Markdown table of every cell FILE holds and, with --plot, draws it.
 With --report-only it plays nothing. Exit codes: 0 done, 1 a bad agent, opponent or
 results file, 2 a bad command line.
@@ -53,9 +53,9 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    from boardq.benchmark import timecurve
     from boardq.catalog import get_game
     from boardq.errors import BoardqError
-    from boardq.players import timecurve
     from boardq.players.factory import PlayerFactory, check_spec
     from boardq.players.specs import Kind, PlayerSpec
 

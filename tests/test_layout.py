@@ -24,12 +24,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = {
+    "boardq.gtp.protocol": 0,
+    "boardq.gtp.client": 3,
+    "boardq.gtp.player": 3,
     "boardq_games": 1,
     "boardq.dqn": 2,
     "boardq.players": 3,
     "boardq.records": 3,
+    "boardq.search": 3,
     "boardq.training": 4,
     "boardq.play": 4,
+    "boardq.gtp": 4,
+    "boardq.web": 4,
     "boardq.commands": 5,
     "boardq.benchmark": 5,
 }

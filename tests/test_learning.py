@@ -151,9 +151,9 @@ def check_go_agent(agent, game) -> None:
     black with 9 handicap stones 42 of 100 won against GNU Go level 1, where the best
     agents of 20-minute runs won 0-4 of 20 and the agent shipped before 2 of 100.
     """
+    from boardq.gtp.client import find_program
     from boardq.players.evaluation import fixed_handicap
     from boardq.players.factory import PlayerFactory
-    from boardq.players.gtp_client import find_program
     from boardq.players.specs import parse_spec
 
     assert agent.info["prune_moves"]

@@ -23,7 +23,7 @@ from boardq.dqn.builder import Builder
 from boardq.dqn.coordination import CoordStop, start_workers
 from boardq.dqn.learner import Learner
 from boardq.game import Game
-from boardq.players.search_moves import make_search_moves
+from boardq.search.selfplay import make_search_moves
 from boardq.vector_check import env_random_play_rate, random_play_rate
 
 __all__ = ["Chunk", "Workers", "collection", "processes", "random_play", "vector_play"]

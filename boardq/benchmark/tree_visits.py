@@ -2,7 +2,7 @@
 
 A search of `visits` visits a move (the agent's searcher, `Agent.searcher(visits=...)`,
 a fresh tree a position) on positions of random play, its tree compiled where the game's
-rules have a compiled form (`boardq.players.fasttree`) and the plain tree, taking turns
+rules have a compiled form (`boardq.search.fasttree`) and the plain tree, taking turns
 with the network alone (`q_batch` on batches of `batch` of the same positions), all in one
 process, so the machine's load weighs on the three alike. The ratio of the compiled
 tree's visits a second to the network's positions a second (`visits_over_forward`) says
@@ -49,7 +49,7 @@ def tree_visits_rate(
         rounds: rounds of the three taking turns.
     """
     from boardq.benchmark.search import search_agent, search_positions
-    from boardq.players.passing import PassToEnd
+    from boardq.search.passing import PassToEnd
 
     agent, which = search_agent(game, config, "numpy")
     pool = search_positions(game, positions, seed)

@@ -20,7 +20,7 @@ from boardq import bounded
 from boardq.bounded import MAX_WHOLE_DIGITS, NumberTextError
 from boardq.config import GROUPS, NetworkConfig, TrainConfig
 from boardq.errors import EXIT_USAGE
-from boardq.players.search_spec import SearchSpec
+from boardq.search.spec import SearchSpec
 
 __all__ = [
     "Parser",
@@ -271,7 +271,7 @@ def handicap_of(args: argparse.Namespace, game):
 
 def add_engine_timeout_option(p: argparse.ArgumentParser) -> None:
     """`--engine-timeout SEC`: how long a GTP engine may take over one answer."""
-    from boardq.players.gtp_client import DEFAULT_TIMEOUT_SEC
+    from boardq.gtp.client import DEFAULT_TIMEOUT_SEC
 
     p.add_argument(
         "--engine-timeout",

@@ -45,8 +45,8 @@ from boardq.commands.args import (
 from boardq.commands.evaluate_report import SCORE_CONVENTION, format_results
 from boardq.commands.progress import GameProgress
 from boardq.errors import BoardqError
+from boardq.gtp.player import DEFAULT_OPENING_PLIES
 from boardq.players.factory import check_symmetric
-from boardq.players.gtp_player import DEFAULT_OPENING_PLIES
 from boardq.players.scored_match import stop_reason
 from boardq.players.specs import FORMS, Kind, PlayerSpec, parse_spec
 
@@ -247,8 +247,8 @@ def _play(args, game, factory, specs, recorder=None, handicap=None):
         (`BoardqError`) or by Ctrl-C keeps the games it played; the opponents after it
         are left out.
     """
+    from boardq.gtp.player import GtpPlayer, opening_plies
     from boardq.players.evaluation import Openings
-    from boardq.players.gtp_player import GtpPlayer, opening_plies
     from boardq.players.openspiel_bot import rule_checks
     from boardq.players.scored_match import ScoredMatch
     from boardq.records import agent_info, spec_info
@@ -299,7 +299,7 @@ def warn_engines(specs, game, command: str) -> None:
     """Says on stderr what looks wrong with the engines' command lines (GNU Go's flags)."""
     import sys
 
-    from boardq.players.gtp_player import engine_warnings
+    from boardq.gtp.player import engine_warnings
 
     for spec in specs:
         if spec.kind is Kind.GTP:

@@ -10,7 +10,7 @@ without a game says so, and the last line says why it stopped.
 from __future__ import annotations
 
 from boardq.commands.args import counted
-from boardq.players.search_spec import SearchSpec
+from boardq.search.spec import SearchSpec
 
 __all__ = ["SCORE_CONVENTION", "format_results"]
 

@@ -2,7 +2,7 @@
 
 GUIs (Sabaki, Lizzie, GoGui, HexGui), match runners and servers start it as a command
 line, e.g. `boardq gtp go --agent runs/go/RUN`, and speak GTP v2 to it
-(`boardq.play.gtp_engine`; docs/gui.md). The agent is loaded as `boardq play` loads it
+(`boardq.gtp.engine`; docs/gui.md). The agent is loaded as `boardq play` loads it
 (a run directory, an agent file, `bundled` or `bundled:GAME`), by default the one that
 comes with boardq for the game. stdout carries GTP alone; notes go to stderr.
 
@@ -100,8 +100,8 @@ def make_engine(game, agent, player, version="", info=None, move_time=None, resi
             player's own).
         resign_below: the win rate it resigns below (None: never).
     """
-    from boardq.play.gtp_analysis import NetworkAnalysis
-    from boardq.play.gtp_engine import AgentEngine
+    from boardq.gtp.analysis import NetworkAnalysis
+    from boardq.gtp.engine import AgentEngine
 
     engine = AgentEngine(
         game,

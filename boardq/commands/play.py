@@ -3,7 +3,7 @@
 The game loop is `boardq.play.session.Session`; the board and the move labels come from
 the game's text board (`Game.text`); the agent (found by `boardq.commands.agents`)
 answers with one forward pass, or with a lookahead search (`--search D`, see
-`boardq.players.search`), whose values `hint` shows.
+`boardq.search.alphabeta`), whose values `hint` shows.
 `--record FILE` saves every game (`save [FILE]` at the prompt saves one). Heavy
 modules (TensorFlow, PettingZoo, rich) are imported only when the command runs, so
 `boardq --help` stays fast.

@@ -1,6 +1,6 @@
 """The `boardq serve` command: play against a trained agent in the browser.
 
-A local web page (`boardq.play.web`, served by uvicorn) draws the board; you play by
+A local web page (`boardq.web.server`, served by uvicorn) draws the board; you play by
 clicking it or with the keyboard. The server answers only to the host names it was
 started as (`--host`, `--allow-host`) and takes moves only from its own page. The
 agent is found as `boardq play` finds it (one call,
@@ -25,7 +25,7 @@ from boardq.errors import EXIT_OK, BoardqError
 
 if TYPE_CHECKING:
     from boardq.game import Game
-    from boardq.play.webapp import WebApp
+    from boardq.web.app import WebApp
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "add_command", "run"]
 
@@ -88,8 +88,8 @@ def add_command(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Runs `boardq serve`; returns the exit code."""
-    from boardq.play.web import make_server
-    from boardq.play.websearch import MAX_DEPTH, MAX_MOVE_TIME, MAX_VISITS
+    from boardq.web.search import MAX_DEPTH, MAX_MOVE_TIME, MAX_VISITS
+    from boardq.web.server import make_server
 
     if args.search > MAX_DEPTH:
         raise BoardqError(f"--search is at most {MAX_DEPTH} here")
@@ -126,8 +126,8 @@ def _app(args: argparse.Namespace) -> tuple[WebApp, str]:
     """
     from boardq._quiet import import_tensorflow_quietly
     from boardq.catalog import game_names, get_game
-    from boardq.play.webapp import WebApp
-    from boardq.play.websearch import max_depth_of
+    from boardq.web.app import WebApp
+    from boardq.web.search import max_depth_of
 
     if not args.game:
         import_tensorflow_quietly()  # now, not in the thread of the first request

@@ -31,7 +31,7 @@ ActFn = Callable[[np.ndarray], tuple[np.ndarray, int]]
 
 
 class MoveSearch(Protocol):
-    """Moves of some games chosen by a search (`boardq.players.search_moves.SearchMoves`)."""
+    """Moves of some games chosen by a search (`boardq.search.selfplay.SearchMoves`)."""
 
     def choose(
         self, obs: np.ndarray, mask: np.ndarray, q: np.ndarray, ply: np.ndarray
@@ -55,7 +55,7 @@ class ActorStats:
     search_sec: float = 0.0
     """Time in the searched game's searches (within step_sec)."""
     search_targets: int = 0
-    """Transitions of the search's values added (`boardq.players.search_moves`)."""
+    """Transitions of the search's values added (`boardq.search.selfplay`)."""
     results: list[int] = field(default_factory=lambda: [0, 0, 0])  # first wins, draws, second
     pool_results: list[int] = field(default_factory=lambda: [0, 0, 0])  # won, drawn, lost
     """Results of the games against the opponent pool, for the newest snapshot's side."""
@@ -114,7 +114,7 @@ class Actor:
         replay-ratio limiter); returns False to give up (stop or timeout).
       name: the thread's name.
       search: plays one game's moves by a tree search and adds its values as targets
-        (`boardq.players.search_moves`; None: no search).
+        (`boardq.search.selfplay`; None: no search).
       pool: plays a share of the games against past snapshots (None: pure self-play).
         In a pool game the past snapshot takes one seat, alternating game by game;
         every move, either side's, is a transition like any other.

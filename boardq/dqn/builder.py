@@ -47,7 +47,7 @@ class Builder:
       config: validated settings.
       game: the game.
       search: makes an actor's `MoveSearch` for the `search_visits` setting,
-        `search(config, game, q_fn, games)` (`boardq.players.search_moves`, which the
+        `search(config, game, q_fn, games)` (`boardq.search.selfplay`, which the
         run passes in: this layer does not import the players); None: a run with the
         setting at 0.
     """

@@ -1,6 +1,6 @@
 """Where each move is clicked: a game's board geometry, read from its text board.
 
-The browser board (`boardq.play.web`) draws the same board the terminal does, so its
+The browser board (`boardq.web.server`) draws the same board the terminal does, so its
 geometry comes from the game's own drawing (`Game.text.draw`) rather than from a
 table per game: on a board full of pieces, the piece the drawing marks as the last
 move of action `a` is the cell `a` is played on. Rows are the drawing's lines of

@@ -3,7 +3,7 @@
 `Session` plays games through `boardq.play.match.Match` (the game's real PettingZoo env),
 asks a `LineReader` for each of the person's lines and draws on a `View` (both in
 `boardq.play.terminal`). It needs of the agent only `act` and `q_values`, so tests can
-drive it with a stub, and a searching player (`boardq.players.search.SearchPlayer`) fits as
+drive it with a stub, and a searching player (`boardq.search.alphabeta.SearchPlayer`) fits as
 well as the bare network. Each game is also kept as a record (`boardq.records`),
 moves taken back taken out of it: `save [FILE]` writes it at a prompt, and a session
 given a file (`--record FILE`) writes every game there as it ends (or is left):

@@ -5,8 +5,8 @@ and checks every weight's shape.
 
 `Agent.act` and `Agent.q_values` take `search_depth`: 0 (the default) is the network
 alone, one forward pass; D >= 1 searches D plies ahead over the game's rules with the
-network at the leaves (see `boardq.players.search`). They take `visits` or `move_time`
-instead for the tree search (`boardq.players.mcts`). An agent loaded with `symmetric=True`
+network at the leaves (see `boardq.search.alphabeta`). They take `visits` or `move_time`
+instead for the tree search (`boardq.search.tree_player`). An agent loaded with `symmetric=True`
 averages the network's values over the images of the board under the game's
 symmetries (the board turned and mirrored: 8 images in Gomoku, 2 in Connect Four), one
 batched forward pass; the search then uses those averaged values at its leaves.
@@ -22,10 +22,10 @@ import numpy as np
 from boardq.dqn.policies import masked_argmax
 from boardq.errors import AgentFileError, BoardqError
 from boardq.players.agentfile import agent_file, chosen_symmetric, network_of, read_agent
-from boardq.players.search import DEFAULT_DISCOUNT
-from boardq.players.search_spec import SearchSpec
-from boardq.players.searchers import NoRulesError, Searchers
 from boardq.pruning import pruned_mask, prunes
+from boardq.search.alphabeta import DEFAULT_DISCOUNT
+from boardq.search.searchers import NoRulesError, Searchers
+from boardq.search.spec import SearchSpec
 from boardq.settings import NetworkConfig
 
 __all__ = ["Agent", "NoRulesError", "NoSymmetriesError"]
@@ -63,7 +63,7 @@ class Agent:
 
     Use `Agent.load(path)`. `act` and `q_values` take the PettingZoo observation dict
     of the agent's game ({"observation": planes, "action_mask": mask}) and a search
-    depth: 0 asks the network once; D >= 1 searches D plies (`boardq.players.search`; depth 1
+    depth: 0 asks the network once; D >= 1 searches D plies (`boardq.search.alphabeta`; depth 1
     is the network's values with the exact result of every move that ends the game).
 
     Attributes:
@@ -253,9 +253,9 @@ class Agent:
     def player(self, search: SearchSpec):
         """The agent playing with `search` (kept for reuse): itself for the network alone.
 
-        A tree search (`boardq.players.mcts.TreeSearchPlayer`) keeps its tree between
-        the moves of a game; the alpha-beta is `boardq.players.search.SearchPlayer`.
-        Both are built by `boardq.players.search_spec.build_player`.
+        A tree search (`boardq.search.tree_player.TreeSearchPlayer`) keeps its tree between
+        the moves of a game; the alpha-beta is `boardq.search.alphabeta.SearchPlayer`.
+        Both are built by `boardq.search.spec.build_player`.
 
         Raises:
           ValueError: a search for a game whose rules boardq does not know.
@@ -284,7 +284,7 @@ class Agent:
         return self.player(SearchSpec.of(None, move_time, visits))
 
     def alpha_beta(self, depth: int | None = None, move_time: float | None = None):
-        """The alpha-beta `boardq.players.search.SearchPlayer` of this agent (kept for reuse).
+        """The alpha-beta `boardq.search.alphabeta.SearchPlayer` of this agent (kept for reuse).
 
         It searches `depth` plies, or as deep as `move_time` seconds a move allow
         (iterative deepening: kept for comparisons with the tree search).

@@ -58,7 +58,7 @@ def _check_mcts(spec: PlayerSpec, game, need_path: bool) -> None:
 
 
 def _check_gtp(spec: PlayerSpec, game, need_path: bool) -> None:
-    from boardq.players.gtp_player import check_engine
+    from boardq.gtp.player import check_engine
 
     check_engine(spec.command, game)
 
@@ -143,7 +143,7 @@ def ladder_specs(text: str, game, check: bool = True) -> tuple[list[PlayerSpec],
         ConfigError: the ladder's text is not a list of players.
         BoardqError: a player that cannot play this game.
     """
-    from boardq.players.gtp_client import find_program, split_command
+    from boardq.gtp.client import find_program, split_command
 
     specs, notes = [], []
     for spec in parse_ladder(text):
@@ -230,7 +230,7 @@ class PlayerFactory:
         return MCTSPlayer(self.game, spec.simulations, seed=seed)
 
     def _gtp(self, spec: PlayerSpec, seed: int):
-        from boardq.players.gtp_player import DEFAULT_TIMEOUT_SEC, GtpPlayer
+        from boardq.gtp.player import DEFAULT_TIMEOUT_SEC, GtpPlayer
 
         timeout = self.engine_timeout_sec or DEFAULT_TIMEOUT_SEC
         player = GtpPlayer(self.game, spec.command, seed=seed, timeout_sec=timeout)

@@ -4,7 +4,7 @@ Besides the scores of `Match`, it times the evaluated player's moves (`TimedPlay
 mean and longest time a move, and a timed search's depth) and counts its final lead in
 Go and Othello (`LeadCount`). A match that an engine or Ctrl-C stops keeps the games it played
 and returns what stopped it. `boardq evaluate` and the strength-against-time cells
-(`boardq.players.timecurve`) play their matches through it.
+(`boardq.benchmark.timecurve`) play their matches through it.
 
 It imports no TensorFlow.
 """

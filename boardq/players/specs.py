@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from boardq.players.search_spec import NETWORK, SearchSpec
+from boardq.search.spec import NETWORK, SearchSpec
 from boardq.settings import ConfigError
 
 __all__ = [

@@ -38,7 +38,7 @@ __all__ = [
 def agent_info(agent, search=None) -> PlayerInfo:
     """How a record names an agent (`boardq.players.agent.Agent`): its file and its search.
 
-    `search`: how it searched (`boardq.players.search_spec.SearchSpec`; None: the network
+    `search`: how it searched (`boardq.search.spec.SearchSpec`; None: the network
     alone).
     """
     details: dict[str, Any] = {"kind": "agent", "path": str(agent.path)}

@@ -55,7 +55,7 @@ class ActorProcess:
         from boardq.dqn.builder import Builder
         from boardq.dqn.networks import QFunction, build_q_network
         from boardq.dqn.snapshot import Snapshot, SnapshotBox
-        from boardq.players.search_moves import make_search_moves
+        from boardq.search.selfplay import make_search_moves
 
         cfg = TrainConfig.from_dict(config)
         game = get_game(game_name)

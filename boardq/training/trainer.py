@@ -28,8 +28,8 @@ from boardq.dqn.policies import linear_epsilon
 from boardq.errors import RunDirError
 from boardq.game import Game
 from boardq.players.factory import check_symmetric, ladder_specs
-from boardq.players.search_moves import make_search_moves
 from boardq.rundir import CONFIG_FILE, RunLock, atomic_write_text, new_run_dir
+from boardq.search.selfplay import make_search_moves
 from boardq.training.budget import Budget
 from boardq.training.checkpoints import disk_full_error
 from boardq.training.cluster import check_address

@@ -6,7 +6,7 @@ import numpy as np
 
 from boardq.config import NetworkConfig
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
-from boardq.gtp import GtpDialect
+from boardq.gtp.protocol import GtpDialect
 from boardq.symmetry import MIRROR, board_symmetries
 from boardq_games.connect_four.rules import RULES
 from boardq_games.connect_four.text import ConnectFourText

@@ -2,7 +2,7 @@
 
 The same rules as `boardq_games.connect_four.rules` on a position flattened to int16
 [42] (row 0 at the top, row by row), seen by the mover: the tree search's array tree
-(`boardq.players.fasttree`) keeps positions so. The tests hold each function equal to
+(`boardq.search.fasttree`) keeps positions so. The tests hold each function equal to
 the plain rules on random positions.
 """
 

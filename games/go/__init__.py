@@ -16,7 +16,7 @@ import numpy as np
 
 from boardq.config import NetworkConfig
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
-from boardq.gtp import GtpDialect
+from boardq.gtp.protocol import GtpDialect
 from boardq.setup import Setup
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from boardq_games.go.env import area_score, display_board, make_go_env

@@ -6,7 +6,7 @@ position, int16 [N * N + 3]: the points, the mover's colour, the passes in a row
 ko point. Besides the rules, the moves the tree search is given: with `prune`, the
 mover's own true eyes left out (`boardq_games.go.planes.own_eyes`); with `pass_to_end`,
 the pass kept only where it is forced, ends the game, or no chain of the mover's can be
-taken (`boardq.players.passing`, `boardq_games.go.fast_life`). The tests hold each
+taken (`boardq.search.passing`, `boardq_games.go.fast_life`). The tests hold each
 function equal to the plain one on random positions.
 """
 

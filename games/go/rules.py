@@ -94,7 +94,7 @@ class GoRules:
         """These rules compiled for the tree search (`boardq_games.fast_tree`).
 
         With the own true eyes pruned (`planes.own_eyes`) or not, and the pass searched
-        where `boardq.players.passing` keeps it or everywhere; None with another pruning.
+        where `boardq.search.passing` keeps it or everywhere; None with another pruning.
         """
         if pruned is not None and pruned is not own_eyes:
             return None

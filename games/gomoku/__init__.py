@@ -9,7 +9,7 @@ import numpy as np
 
 from boardq.config import NetworkConfig
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
-from boardq.gtp import GtpDialect
+from boardq.gtp.protocol import GtpDialect
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from boardq_games.gomoku.env import SPEC, make_env
 from boardq_games.gomoku.rules import RULES, SIZE

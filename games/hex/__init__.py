@@ -11,7 +11,7 @@ import functools
 import numpy as np
 
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
-from boardq.gtp import GtpDialect
+from boardq.gtp.protocol import GtpDialect
 from boardq.symmetry import HALF_TURN, board_symmetries
 from boardq_games.hex.env import SIZE, SPEC, display_board, make_env
 from boardq_games.hex.rules import HexRules

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from boardq.game import Game, OpenSpielGame, bundled_agent_file
-from boardq.gtp import GtpDialect
+from boardq.gtp.protocol import GtpDialect
 from boardq.setup import Setup
 from boardq.symmetry import DIHEDRAL, board_symmetries
 from boardq_games.othello.env import SPEC, make_env

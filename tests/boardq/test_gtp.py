@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardq.catalog import get_game
-from boardq.gtp import (
+from boardq.gtp.protocol import (
     Command,
     GtpSyntaxError,
     clean_line,

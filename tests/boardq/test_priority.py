@@ -95,7 +95,7 @@ STARTER = textwrap.dedent(
     from boardq.priority import session_nice, set_session_nice
     os.nice(int(sys.argv[2]))
     assert set_session_nice(int(sys.argv[3]))
-    from boardq.players.gtp_client import GtpEngine
+    from boardq.gtp.client import GtpEngine
     with GtpEngine([sys.executable, sys.argv[1]]) as engine:
         print(os.getpriority(os.PRIO_PROCESS, engine.pid), session_nice(engine.pid),
               os.getsid(engine.pid) == engine.pid)

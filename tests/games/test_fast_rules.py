@@ -11,9 +11,9 @@ import math
 import numpy as np
 import pytest
 
-from boardq.players.passing import PassToEnd
-from boardq.players.tree_node import end_value
 from boardq.pruning import PrunedRules
+from boardq.search.passing import PassToEnd
+from boardq.search.tree_node import end_value
 from boardq_games.connect_four import fast as c4_fast
 from boardq_games.connect_four.rules import RULES as C4
 from boardq_games.go import fast as go_fast

@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from boardq.play.gtp_engine import AgentEngine
+from boardq.gtp.engine import AgentEngine
 from boardq.records import GameRecord, from_sgf
 
 

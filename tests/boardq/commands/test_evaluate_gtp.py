@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from boardq.players.gtp_client import find_program
+from boardq.gtp.client import find_program
 
 ROOT = Path(__file__).resolve().parents[3]
 GNUGO = "gtp:gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead"

@@ -119,7 +119,7 @@ def test_the_command_serves_until_ctrl_c(ttt_agent, tmp_path):
 def test_komi_sets_go_up_says_so_once_and_the_page_is_told(capsys):
     from boardq.catalog import get_game
     from boardq.commands.serve import _set_up
-    from boardq.play.webstate import _komi_json
+    from boardq.web.state import _komi_json
 
     args = argparse.Namespace(komi=6.5)
     go = _set_up(args, get_game("go"), needs_komi=True)

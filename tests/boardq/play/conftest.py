@@ -20,7 +20,7 @@ from gtp_talk import first_legal
 
 from boardq.catalog import get_game
 from boardq.config import NetworkConfig
-from boardq.play.gtp_engine import AgentEngine
+from boardq.gtp.engine import AgentEngine
 from boardq.players.agentfile import export_agent
 
 # PettingZoo's tic-tac-toe numbers cells down the columns: 4 is the centre, 0 2 6 8
@@ -100,9 +100,9 @@ class Client:
 def web_client(tmp_path_factory) -> Client:
     """A server of tic-tac-toe (the page's first game), Connect Four and Hex."""
     from boardq.catalog import get_game
-    from boardq.play.web import make_server
-    from boardq.play.webapp import WebApp
     from boardq.players.agent import Agent
+    from boardq.web.app import WebApp
+    from boardq.web.server import make_server
 
     folder = tmp_path_factory.mktemp("web-agents")
     games = {name: get_game(name) for name in SERVED}

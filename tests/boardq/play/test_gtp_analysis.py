@@ -21,15 +21,15 @@ import pytest
 from gtp_talk import Piped
 
 from boardq.catalog import get_game
-from boardq.gtp import GtpSyntaxError
-from boardq.play.gtp_analysis import (
+from boardq.gtp.analysis import (
     MoveLine,
     NetworkAnalysis,
     info_line,
     parse_request,
 )
-from boardq.play.gtp_engine import AgentEngine
-from boardq.players.mcts import MoveStats
+from boardq.gtp.engine import AgentEngine
+from boardq.gtp.protocol import GtpSyntaxError
+from boardq.search.tree_player import MoveStats
 
 GO = get_game("go")
 

@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 from boardq.catalog import get_game
-from boardq.gtp import GtpSyntaxError
-from boardq.play.gtp_clock import (
+from boardq.gtp.clock import (
     TimeControl,
     Timer,
     budget,
@@ -21,7 +20,8 @@ from boardq.play.gtp_clock import (
     spend,
     told,
 )
-from boardq.play.gtp_engine import AgentEngine
+from boardq.gtp.engine import AgentEngine
+from boardq.gtp.protocol import GtpSyntaxError
 
 BYOYOMI = TimeControl("byoyomi", 300, 30, periods=5)
 CANADIAN = TimeControl("canadian", 0, 60, stones=10)

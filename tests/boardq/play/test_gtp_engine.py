@@ -19,7 +19,7 @@ import pytest
 from gtp_talk import first_legal, printed_sgf, talk
 
 from boardq.catalog import get_game
-from boardq.play.gtp_engine import AgentEngine
+from boardq.gtp.engine import AgentEngine
 from boardq.play.match import Match
 from boardq.records import PlayerInfo, from_sgf, read_records
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from gtp_talk import first_legal, talk
 
 from boardq.catalog import get_game
-from boardq.play.gtp_engine import AgentEngine
+from boardq.gtp.engine import AgentEngine
 from boardq.records import from_sgf, to_sgf
 from boardq_games.go import HANDICAP
 

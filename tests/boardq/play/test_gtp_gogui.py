@@ -8,9 +8,9 @@ import pytest
 from gtp_talk import first_legal
 
 from boardq.catalog import get_game
-from boardq.gtp import GtpDialect
-from boardq.play.gtp_engine import AgentEngine
-from boardq.play.gtp_gogui import board_rows
+from boardq.gtp.engine import AgentEngine
+from boardq.gtp.gogui import board_rows
+from boardq.gtp.protocol import GtpDialect
 
 GAMES = ["go", "othello", "connect_four", "gomoku", "hex", "tictactoe"]
 

@@ -129,7 +129,7 @@ def play_gnugo_under_byoyomi(agent, search: dict, moves: int) -> list[tuple[floa
     the search that chose it, and the network's values are counted, to show one search
     a move. Returns each move's (seconds, value).
     """
-    from boardq.players.gtp_client import GtpEngine
+    from boardq.gtp.client import GtpEngine
 
     player = agent.searcher(**search)
     fixed = getattr(player, "search", None)

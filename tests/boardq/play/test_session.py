@@ -203,7 +203,7 @@ def test_newest_agent_is_the_last_written(tmp_path):
 
 
 def test_a_searching_agent_blocks_and_hints_show_the_searched_values():
-    from boardq.players.search import SearchPlayer
+    from boardq.search.alphabeta import SearchPlayer
 
     # The network alone would answer 1 with 5, then 2 with 9 (its taste), never blocking.
     taste = PreferenceAgent(TTT, ttt(5, 9, 1, 3, 7, 2, 4, 6, 8))

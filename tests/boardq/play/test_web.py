@@ -13,9 +13,9 @@ import pytest
 from boardq.catalog import get_game
 from boardq.play.layout import BoardLayout
 from boardq.play.match import Match
-from boardq.play.webrequest import RequestError
-from boardq.play.websession import WebSession
-from boardq.play.webstore import Sessions
+from boardq.web.request import RequestError
+from boardq.web.session import WebSession
+from boardq.web.store import Sessions
 
 TTT = get_game("tictactoe")
 

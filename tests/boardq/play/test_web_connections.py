@@ -61,7 +61,7 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(web_client):
 
 def serve_with_timeouts(web_client, timeout_sec: float):
     """Another server of the same app whose head and body timeouts are `timeout_sec`."""
-    from boardq.play.web import make_server
+    from boardq.web.server import make_server
 
     from .conftest import Client
 

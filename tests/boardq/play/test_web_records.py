@@ -219,7 +219,7 @@ def saved_line(web_client) -> bytes:
 
 
 def test_a_record_file_up_to_its_limit_opens_and_one_over_is_refused(web_client):
-    from boardq.play.webrecords import MAX_RECORD_BYTES
+    from boardq.web.records import MAX_RECORD_BYTES
 
     # A file of 1 MiB opens (JSON bodies stop at 64 KiB): the game, then blank space.
     padded = GNUGO + b" " * (MAX_RECORD_BYTES - len(GNUGO))

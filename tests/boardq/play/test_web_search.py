@@ -9,10 +9,10 @@ import pytest
 
 from boardq.catalog import get_game
 from boardq.config import NetworkConfig
-from boardq.play.webapp import WebApp
 from boardq.players.agent import Agent
 from boardq.players.agentfile import export_agent
-from boardq.players.search_spec import SearchSpec
+from boardq.search.spec import SearchSpec
+from boardq.web.app import WebApp
 
 
 @pytest.fixture(scope="module")

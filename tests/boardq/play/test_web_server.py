@@ -12,7 +12,7 @@ import json
 import pytest
 from web_game import plays_a_correct_game
 
-from boardq.play.webguard import HostGuard
+from boardq.web.guard import HostGuard
 
 
 def raw(client, method, path, body=None, headers=None):

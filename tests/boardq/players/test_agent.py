@@ -217,8 +217,8 @@ def test_averaged_weights_are_the_mean_of_the_files_and_say_what_they_average(tm
 
 
 def test_visits_or_a_time_give_the_tree_search_a_depth_the_alpha_beta(tmp_path):
-    from boardq.players.mcts import TreeSearchPlayer
-    from boardq.players.search import SearchPlayer
+    from boardq.search.alphabeta import SearchPlayer
+    from boardq.search.tree_player import TreeSearchPlayer
 
     info = {"discount": 0.95}
     agent = Agent.load(preference_agent(tmp_path / "a.npz", order=TOP_RIGHT_FIRST, info=info))

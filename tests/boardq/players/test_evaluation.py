@@ -192,7 +192,7 @@ def test_the_numpy_layers_do_not_import_tensorflow():
         "boardq.players.evaluation boardq.dqn.actor boardq.dqn.builder boardq.dqn.replay "
         "boardq.dqn.replay_file "
         "boardq.symmetry boardq.dqn.transitions boardq.dqn.policies boardq_games "
-        "boardq.players.opponents boardq.players.search boardq.players.elo "
+        "boardq.players.opponents boardq.search.alphabeta boardq.players.elo "
         "boardq.players.league boardq.players.specs boardq.players.factory "
         "boardq.players.agentfile boardq.players.openspiel_bot boardq.commands"
     ).split()

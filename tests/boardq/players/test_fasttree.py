@@ -1,4 +1,4 @@
-"""The compiled tree (`boardq.players.fasttree`) grows the plain tree's tree, to the bit.
+"""The compiled tree (`boardq.search.fasttree`) grows the plain tree's tree, to the bit.
 
 Two players, one on the plain tree and one on the compiled, search the same positions
 with the same network (a stub whose values are a seeded random function of the
@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 from stub_nets import observation
 
-from boardq.players.fasttree import CompiledTree, PlainTree
-from boardq.players.mcts import TreeConfig, TreeSearchPlayer
-from boardq.players.tree_node import end_value
 from boardq.pruning import PrunedRules
+from boardq.search.fasttree import CompiledTree, PlainTree
+from boardq.search.tree_node import end_value
+from boardq.search.tree_player import TreeConfig, TreeSearchPlayer
 from boardq_games.connect_four.rules import RULES as C4
 from boardq_games.go.planes import own_eyes
 from boardq_games.go.rules import GoRules

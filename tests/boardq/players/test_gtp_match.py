@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from boardq.catalog import get_game
+from boardq.gtp.client import find_program
+from boardq.gtp.player import GtpPlayer
 from boardq.players.evaluation import play_game
-from boardq.players.gtp_client import find_program
-from boardq.players.gtp_player import GtpPlayer
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -16,9 +16,9 @@ import pytest
 
 from boardq.catalog import get_game
 from boardq.errors import BoardqError
+from boardq.gtp.client import EngineError, find_program
+from boardq.gtp.player import GtpPlayer, check_engine, engine_warnings, opening_plies
 from boardq.players.evaluation import Openings, RandomPlayer, evaluate, play_game
-from boardq.players.gtp_client import EngineError, find_program
-from boardq.players.gtp_player import GtpPlayer, check_engine, engine_warnings, opening_plies
 
 GO = get_game("go")
 OTHELLO = get_game("othello")

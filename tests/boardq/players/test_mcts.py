@@ -12,10 +12,10 @@ from stub_nets import TTT_FORK, FakeClock, Linear, Preference, observation
 from stub_nets import first_position as start
 
 from boardq.boardtext import board_from_rows as parse
-from boardq.players.mcts import TreeConfig, TreeSearchPlayer
 from boardq.players.opponents import PerfectPlayer
-from boardq.players.proven import position_value
-from boardq.players.search import DEFAULT_DISCOUNT
+from boardq.search.alphabeta import DEFAULT_DISCOUNT
+from boardq.search.proven import position_value
+from boardq.search.tree_player import TreeConfig, TreeSearchPlayer
 from boardq_games.connect_four.rules import RULES as C4
 from boardq_games.go.rules import GoRules
 from boardq_games.tictactoe.rules import RULES as TTT

@@ -12,8 +12,8 @@ from stub_nets import FakeClock, Linear, observation
 from stub_nets import first_position as start
 
 from boardq.boardtext import board_from_rows as parse
-from boardq.players.mcts import MoveStats, TreeConfig, TreeSearchPlayer
-from boardq.players.search import DEFAULT_DISCOUNT
+from boardq.search.alphabeta import DEFAULT_DISCOUNT
+from boardq.search.tree_player import MoveStats, TreeConfig, TreeSearchPlayer
 from boardq_games.connect_four.rules import RULES as C4
 from boardq_games.go.rules import GoRules
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from boardq.catalog import get_game
+from boardq.gtp.client import find_program
 from boardq.players.evaluation import (
     Handicap,
     Openings,
@@ -15,7 +16,6 @@ from boardq.players.evaluation import (
     evaluate,
     play_game,
 )
-from boardq.players.gtp_client import find_program
 from boardq.records.count import LeadCount
 from boardq_games.go import HANDICAP
 
@@ -142,7 +142,7 @@ def test_the_fixed_points_are_go_points_and_unknown_sizes_are_refused():
 @pytest.mark.skipif(find_program("gnugo") is None, reason="GNU Go is not installed")
 @pytest.mark.parametrize("stones", range(2, 10))
 def test_the_points_are_gnu_gos_fixed_handicap(stones):
-    from boardq.players.gtp_client import GtpEngine
+    from boardq.gtp.client import GtpEngine
 
     with GtpEngine("gnugo --mode gtp") as engine:
         engine.send("boardsize 9")

@@ -1,4 +1,4 @@
-"""The tree search's pass (`boardq.players.passing`): searched only where it ends the game.
+"""The tree search's pass (`boardq.search.passing`): searched only where it ends the game.
 
 Go on a 4x4 board (komi 0.5), with stub networks whose values are known: one that
 likes the pass best of all moves, as Go's agent does in the middle game.
@@ -12,8 +12,8 @@ from agent_files import random_agent
 from stub_nets import Linear, Preference, observation
 
 from boardq.players.agent import Agent
-from boardq.players.mcts import TreeConfig, TreeSearchPlayer
-from boardq.players.passing import PassToEnd
+from boardq.search.passing import PassToEnd
+from boardq.search.tree_player import TreeConfig, TreeSearchPlayer
 from boardq_games.go.rules import GoRules
 
 GO4 = GoRules(4, 0.5)

@@ -16,7 +16,6 @@ import pytest
 from boardq.catalog import get_game
 from boardq.errors import BoardqError
 from boardq.players.evaluation import score_interval
-from boardq.players.mcts import TreeConfig, TreeSearchPlayer
 from boardq.players.opponents import PerfectPlayer
 from boardq.players.positions import (
     Position,
@@ -25,6 +24,7 @@ from boardq.players.positions import (
     observations,
     share_metrics,
 )
+from boardq.search.tree_player import TreeConfig, TreeSearchPlayer
 
 ROOT = Path(__file__).resolve().parents[3]
 SHIPPED = ROOT / "games" / "connect_four" / "critical-positions.json"

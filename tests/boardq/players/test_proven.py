@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from boardq.boardtext import board_from_rows as parse
-from boardq.players.mcts import TreeConfig, TreeSearchPlayer
-from boardq.players.proven import position_value, ranked
-from boardq.players.search import DEFAULT_DISCOUNT
+from boardq.search.alphabeta import DEFAULT_DISCOUNT
+from boardq.search.proven import position_value, ranked
+from boardq.search.tree_player import TreeConfig, TreeSearchPlayer
 from boardq_games.connect_four.rules import RULES as C4
 from boardq_games.tictactoe.rules import RULES as TTT
 

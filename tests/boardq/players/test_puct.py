@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from boardq.players.tree_node import puct_small, puct_wide
+from boardq.search.tree_node import puct_small, puct_wide
 
 
 def random_stats(rng: np.random.Generator, edges: int) -> tuple[np.ndarray, ...]:

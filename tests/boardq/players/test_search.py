@@ -13,7 +13,7 @@ from stub_nets import TTT_FORK, Linear, Preference, observation, random_position
 from boardq.boardtext import board_from_rows as parse
 from boardq.dqn.policies import masked_argmax
 from boardq.players.opponents import PerfectPlayer
-from boardq.players.search import DEFAULT_DISCOUNT, Search, SearchPlayer
+from boardq.search.alphabeta import DEFAULT_DISCOUNT, Search, SearchPlayer
 from boardq_games.connect_four.rules import RULES as C4
 from boardq_games.go.rules import PASSES, GoRules
 from boardq_games.hex.rules import HexRules
@@ -26,7 +26,7 @@ GO9 = GoRules(9, 7.5)
 
 
 def plain_negamax_values(rules, q_batch, board, depth, g=G) -> np.ndarray:
-    """The definition in `boardq.players.search`, written out without pruning or batching."""
+    """The definition in `boardq.search.alphabeta`, written out without pruning or batching."""
 
     def value(board, action, depth):
         after = rules.apply(board, action)

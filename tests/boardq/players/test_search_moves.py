@@ -9,7 +9,7 @@ import tensorflow as tf
 from boardq.dqn.actor import Actor
 from boardq.dqn.builder import Builder
 from boardq.dqn.losses import double_q_target
-from boardq.players.search_moves import MIN_VISITS, make_search_moves
+from boardq.search.selfplay import MIN_VISITS, make_search_moves
 from boardq.settings import ConfigError
 from boardq.training.trainer import Trainer
 from boardq_games import get_game

@@ -14,17 +14,17 @@ import pytest
 from stub_nets import Preference
 
 from boardq.commands.args import search_spec
-from boardq.players.mcts import TreeConfig, TreeSearchPlayer
-from boardq.players.search import SearchPlayer
-from boardq.players.search_moves import make_search_moves
-from boardq.players.search_spec import (
+from boardq.pruning import PrunedRules
+from boardq.search.alphabeta import SearchPlayer
+from boardq.search.selfplay import make_search_moves
+from boardq.search.spec import (
     NETWORK,
     SearchKind,
     SearchSpec,
     build_player,
     searched_rules,
 )
-from boardq.pruning import PrunedRules
+from boardq.search.tree_player import TreeConfig, TreeSearchPlayer
 from boardq_games import get_game
 
 GO = get_game("go")

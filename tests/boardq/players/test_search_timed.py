@@ -19,7 +19,7 @@ from stub_nets import (
 )
 
 from boardq.boardtext import board_from_rows as parse
-from boardq.players.search import DEFAULT_DISCOUNT, Search, SearchPlayer
+from boardq.search.alphabeta import DEFAULT_DISCOUNT, Search, SearchPlayer
 from boardq_games.connect_four.rules import RULES as C4
 from boardq_games.go.rules import GoRules
 from boardq_games.hex.rules import HexRules
@@ -70,7 +70,7 @@ def test_a_time_per_move_goes_deep_enough_for_the_forced_win():
 
 
 def test_a_move_keeps_to_its_time_and_goes_deeper_with_more():
-    from boardq.players.search import TimedSearch
+    from boardq.search.alphabeta import TimedSearch
 
     board = first_position(C4)
     reached = {}
@@ -104,7 +104,7 @@ def test_a_search_takes_a_depth_or_a_time_not_both():
 
 
 def test_a_timed_search_stops_once_every_line_ends_the_game():
-    from boardq.players.search import TimedSearch
+    from boardq.search.alphabeta import TimedSearch
 
     # Two empty cells: at depth 2 the network still values the position after the
     # mover's move; at depth 3 every line ends on a full board, and the search stops.

@@ -12,8 +12,8 @@ from boardq.errors import AgentFileError, BoardqError
 from boardq.players.agentfile import export_agent
 from boardq.players.factory import PlayerFactory, check_spec
 from boardq.players.opponents import PerfectPlayer, RandomPlayer, WinBlockPlayer
-from boardq.players.search_spec import NETWORK, SearchSpec
 from boardq.players.specs import Kind, PlayerSpec, parse_league_player, parse_spec
+from boardq.search.spec import NETWORK, SearchSpec
 from boardq_games import get_game
 
 AB3 = SearchSpec.alpha_beta(depth=3)

@@ -1,4 +1,4 @@
-"""Strength against time a move (`boardq.players.timecurve`, scripts/strength_time.py)."""
+"""Strength against time a move (`boardq.benchmark.timecurve`, scripts/strength_time.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import json
 import pytest
 from project_scripts import load_script
 
-from boardq.players import timecurve
+from boardq.benchmark import timecurve
+from boardq.benchmark.timecurve import Cell
 from boardq.players.factory import PlayerFactory
-from boardq.players.timecurve import Cell
 from boardq_games import get_game
 
 TTT = get_game("tictactoe")

@@ -271,7 +271,7 @@ def test_a_rung_whose_engine_is_missing_is_left_out_in_one_line():
 
 
 def test_the_engine_rung_decides_which_agent_is_best(tmp_path):
-    from boardq.players.gtp_client import find_program
+    from boardq.gtp.client import find_program
 
     if find_program("gnugo") is None:
         pytest.skip("GNU Go is not installed (apt-get install gnugo)")

@@ -14,8 +14,8 @@ from boardq.players.evaluation import RandomPlayer, evaluate
 from boardq.players.factory import check_spec
 from boardq.players.openspiel_bot import MCTSPlayer, rule_checks
 from boardq.players.opponents import GreedyPlayer
-from boardq.players.search import SearchPlayer
 from boardq.players.specs import parse_spec
+from boardq.search.alphabeta import SearchPlayer
 from boardq_games import get_game
 from boardq_games.env_check import (
     random_games,

@@ -1,0 +1,79 @@
+"""An agent's searching players, each made once and kept.
+
+What `Agent.player` gives (`boardq.players.agent`): the player of a `SearchSpec`, built
+by the one factory (`boardq.search.spec.build_player`) over the game's rules as
+the agent's run saw them (its pruned moves left out for both sides, `boardq.pruning`),
+with the network at the leaves, discounting by the discount the agent trained with
+(`info["discount"]`, written by training) so that their backups match the network's
+values; files without it search with `boardq.search.alphabeta.DEFAULT_DISCOUNT`. A player
+is kept by its spec, so a tree search keeps its tree between the moves of a game.
+
+numpy only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from boardq.errors import BoardqError
+from boardq.search.spec import SearchSpec, build_player, searched_rules
+
+__all__ = ["NoRulesError", "Searchers"]
+
+
+class NoRulesError(BoardqError, ValueError):
+    """A search was asked for a game whose rules boardq does not know."""
+
+
+class Searchers:
+    """The searching players of one agent.
+
+    Args:
+      game: the agent's game (its name in `boardq.catalog`).
+      q_batch: the agent's values of a batch of planes.
+      pruned: the game's pruned moves where the agent's run pruned them, else None.
+      discount: the agent's discount per move.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        q_batch: Callable[[np.ndarray], np.ndarray],
+        pruned: Callable[[np.ndarray], np.ndarray] | None,
+        discount: float,
+    ) -> None:
+        self.game = game
+        self.q_batch = q_batch
+        self.pruned = pruned
+        self.discount = float(discount)
+        self.made: dict[SearchSpec, Any] = {}
+
+    def _game(self):
+        from boardq.catalog import find_game
+
+        game = find_game(self.game)
+        if game is None or game.rules is None:
+            raise NoRulesError(f"cannot search: boardq has no rules for {self.game!r}")
+        return game
+
+    def rules(self):
+        """The game's rules as the searches expand them (pruned moves left out)."""
+        return searched_rules(self._game().rules, self.pruned)
+
+    def get(self, spec: SearchSpec):
+        """The kept player of `spec` (a search, not the network alone).
+
+        Raises:
+          ValueError: `spec` is the network alone, or the game has no rules.
+        """
+        if not spec.searches:
+            raise ValueError("a search needs one of a depth, visits or a time per move")
+        if spec not in self.made:
+            game = self._game()
+            self.made[spec] = build_player(
+                spec, self.rules(), self.q_batch, self.discount, game.setup.pass_action
+            )
+        return self.made[spec]
