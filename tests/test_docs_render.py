@@ -27,8 +27,6 @@ COMMAND = re.compile(r"(?:^|`|\$ )(boardq [a-z][^`\n]*)", re.M)
 # A page a reader works from stays short: what to run and how to read it. What was
 # measured goes to docs/results/, which may be long.
 PAGE_BYTES = 20_000
-# Trimmed separately: pages being cut down to PAGE_BYTES by their own change.
-LONG_FOR_NOW = {"docs/search.md", "docs/training.md", "docs/performance.md", "docs/gui.md"}
 
 
 def fence_faults(text: str) -> list[str]:
@@ -111,9 +109,9 @@ def option_faults(text: str) -> list[str]:
 
 
 def too_long(doc: str, size: int) -> bool:
-    """A page of docs/ outside docs/results/ of PAGE_BYTES or more (the exceptions aside)."""
+    """A page of docs/ outside docs/results/ of PAGE_BYTES or more."""
     outside_results = doc.startswith("docs/") and not doc.startswith("docs/results/")
-    return outside_results and doc not in LONG_FOR_NOW and size >= PAGE_BYTES
+    return outside_results and size >= PAGE_BYTES
 
 
 def test_the_checks_find_what_they_are_for():
