@@ -33,17 +33,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from boardq.gtp.protocol import GtpSyntaxError, parse_colour, parse_number
 from boardq.play.resign import win_rate
+from boardq.search.tree_player import MoveStats
 
 __all__ = [
     "ANALYSE_COMMANDS",
     "AnalyseRequest",
-    "MoveLine",
     "NetworkAnalysis",
     "info_line",
     "lower_bound",
@@ -62,17 +62,6 @@ DEFAULT_MOVES = 10
 """The moves the network's analysis lists, best first, where the GUI asks no number."""
 DEFAULT_INTERVAL = 1.0
 MAX_CENTISECONDS = 360_000
-
-
-class MoveLine(NamedTuple):
-    """One move at the root, as the tree search's `MoveStats` has it."""
-
-    action: int
-    visits: int
-    value: float
-    prior: float
-    pv: tuple[int, ...]
-    proven: bool = False
 
 
 @dataclass(frozen=True)
@@ -210,11 +199,11 @@ class NetworkAnalysis:
     def __init__(self, q_batch: Callable[[np.ndarray], np.ndarray], rules: Any) -> None:
         self.q_batch = q_batch
         self.rules = rules
-        self._last: tuple[bytes, list[MoveLine]] | None = None
+        self._last: tuple[bytes, list[MoveStats]] | None = None
 
     def __call__(
         self, observation: Mapping[str, np.ndarray], seconds: float = 0.0
-    ) -> list[MoveLine]:
+    ) -> list[MoveStats]:
         """The best legal moves, best first (`seconds` is not needed: the network is quick).
 
         The last position's answer is kept: a stream asks for it every slice.
@@ -226,7 +215,7 @@ class NetworkAnalysis:
             self._last = (key, self._moves(planes, legal))
         return list(self._last[1])
 
-    def _moves(self, planes: np.ndarray, legal: np.ndarray) -> list[MoveLine]:
+    def _moves(self, planes: np.ndarray, legal: np.ndarray) -> list[MoveStats]:
         if not legal.any():
             return []
         q = np.asarray(self.q_batch(planes[None])[0], np.float64)
@@ -236,7 +225,7 @@ class NetworkAnalysis:
         priors /= priors.sum()
         order = np.argsort(-values, kind="stable")[:DEFAULT_MOVES]
         return [
-            MoveLine(
+            MoveStats(
                 int(actions[i]),
                 1,
                 float(np.clip(values[i], -1, 1)),

@@ -181,7 +181,7 @@ async def _send_file(send, method: str, path: str) -> None:
         return
     name = "index.html" if path == "/" else path.removeprefix("/static/")
     found = _STATIC_NAME.fullmatch(name)
-    resource = files("boardq.play") / "static" / name
+    resource = files("boardq.web") / "static" / name
     if found is None or found.group(1) not in _STATIC_TYPES or not resource.is_file():
         await _send(send, Answer(404, {"error": f"no such file: {path}"}))
         return

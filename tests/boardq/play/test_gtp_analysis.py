@@ -22,7 +22,6 @@ from gtp_talk import Piped
 
 from boardq.catalog import get_game
 from boardq.gtp.analysis import (
-    MoveLine,
     NetworkAnalysis,
     info_line,
     parse_request,
@@ -86,8 +85,8 @@ def lizzie_parse(line: str) -> list[dict]:
 
 
 LINES = [
-    MoveLine(40, 836, 0.2, 0.0839, (40, 30, 31)),
-    MoveLine(30, 12, -0.5, 0.5, (30,)),
+    MoveStats(40, 836, 0.2, 0.0839, (40, 30, 31)),
+    MoveStats(30, 12, -0.5, 0.5, (30,)),
 ]
 
 
@@ -167,7 +166,7 @@ def test_the_networks_analysis_ranks_the_legal_moves_and_plays_its_lines_out():
 def stand_in_engine() -> AgentEngine:
     def analyse(observation, seconds):
         legal = np.flatnonzero(observation["action_mask"])[:3]
-        return [MoveLine(int(a), 1, 0.0, 1 / 3, (int(a),)) for a in legal]
+        return [MoveStats(int(a), 1, 0.0, 1 / 3, (int(a),)) for a in legal]
 
     return AgentEngine(GO, lambda obs: int(np.flatnonzero(obs["action_mask"])[0]), analyse=analyse)
 
