@@ -114,6 +114,28 @@ def too_long(doc: str, size: int) -> bool:
     return outside_results and size >= PAGE_BYTES
 
 
+def prose_faults(text: str) -> list[str]:
+    """Sentences that say commands take options (`play` ... takes `--flag`) they do not."""
+    faults, paragraphs, lines = [], [], []
+    for _, line in [*prose_lines(text), (0, "")]:  # paragraphs: no table row, no heading
+        if line.strip() and not line.lstrip().startswith(("|", "#")):
+            lines.append(line.strip())
+        elif lines:
+            paragraphs.append(" ".join(lines))
+            lines = []
+    sentences = [s for p in paragraphs for s in re.split(r"(?<=[.;])\s", p)]
+    for sentence in sentences:
+        if not re.search(r"\btakes?\b", sentence):
+            continue
+        flags = re.findall(r"`(--[a-z][\w-]*)", sentence)
+        for name in re.findall(r"`(?:boardq )?([a-z]+)`", sentence):
+            options = options_of(name) if flags else None
+            missing = [f for f in flags if options is not None and f not in options]
+            if missing:
+                faults.append(f"`{name}` takes no {', '.join(missing)}: {sentence[:80]}")
+    return faults
+
+
 def test_the_checks_find_what_they_are_for():
     glued = "text\n\n```\nboardq play go\n``` Without\nmore\n"
     assert fence_faults(glued) and not fence_faults("a\n```bash\nb\n```\n")
@@ -123,6 +145,12 @@ def test_the_checks_find_what_they_are_for():
     assert option_faults("`boardq league go --move-time 1 a b`")
     assert not option_faults("```\nboardq evaluate go --move-time 1 --games 2\n```\n")
     assert not option_faults("boardq trains agents --fast")
+    old_claim = (
+        "A fixed depth is slow, so `play`, `evaluate`, `league`, `serve` and `gtp` also "
+        "take a budget a move instead: `--move-time SEC` grows a tree; the tree is kept."
+    )
+    assert prose_faults(old_claim) == [f"`league` takes no --move-time: {old_claim[:80]}"]
+    assert not prose_faults("`evaluate` and `league` take `--engine-timeout SEC`.")
     assert too_long("docs/strength.md", 49_079)  # the page as it was, before its results moved
     assert not too_long("docs/results/go.md", 56_212) and not too_long("README.md", 30_000)
 
@@ -136,6 +164,12 @@ def test_no_fence_is_glued_to_text(doc):
 @pytest.mark.parametrize("doc", NAMES)
 def test_no_table_has_a_blank_line_inside(doc):
     faults = table_faults((ROOT / doc).read_text())
+    assert not faults, f"{doc}: {faults}"
+
+
+@pytest.mark.parametrize("doc", NAMES)
+def test_every_command_said_to_take_an_option_takes_it(doc):
+    faults = prose_faults((ROOT / doc).read_text())
     assert not faults, f"{doc}: {faults}"
 
 
