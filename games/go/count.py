@@ -19,8 +19,10 @@ from boardq_games.go.planes import held_around
 __all__ = ["area", "regions", "settled"]
 
 
-def regions(cells: list[int], near: Sequence[tuple[int, ...]]) -> Iterator[tuple[int, set[int]]]:
-    """Each empty region: its size and the colours its border touches."""
+def regions(
+    cells: list[int], near: Sequence[tuple[int, ...]]
+) -> Iterator[tuple[set[int], set[int]]]:
+    """Each empty region: its points and the colours its border touches."""
     seen: set[int] = set()
     for point, value in enumerate(cells):
         if value != 0 or point in seen:
@@ -35,15 +37,15 @@ def regions(cells: list[int], near: Sequence[tuple[int, ...]]) -> Iterator[tuple
                 else:
                     borders.add(cells[n])
         seen |= region
-        yield len(region), borders
+        yield region, borders
 
 
 def area(cells: list[int], near: Sequence[tuple[int, ...]]) -> dict[int, int]:
     """Each colour's area: its stones and the empty regions that touch it alone."""
     counted = {1: cells.count(1), -1: cells.count(-1)}
-    for size, borders in regions(cells, near):
+    for region, borders in regions(cells, near):
         if len(borders) == 1:
-            counted[borders.pop()] += size
+            counted[borders.pop()] += len(region)
     return counted
 
 

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from boardq_games.go.count import regions
 from boardq_games.go.planes import held_around
 
 __all__ = ["chains", "safe_to_pass", "seki_point", "unconditionally_alive"]
@@ -165,20 +166,7 @@ def safe_to_pass(board: np.ndarray, size: int, near: Sequence[tuple[int, ...]]) 
     cells = points.reshape(-1).tolist()
     index, found = chains(cells, near)
     seki: set[int] = set()
-    seen: set[int] = set()
-    for start, value in enumerate(cells):
-        if value != 0 or start in seen:
-            continue
-        region, frontier, borders = {start}, [start], set()
-        while frontier:
-            for n in near[frontier.pop()]:
-                if cells[n] == 0:
-                    if n not in region:
-                        region.add(n)
-                        frontier.append(n)
-                else:
-                    borders.add(cells[n])
-        seen |= region
+    for region, borders in regions(cells, near):
         if len(borders) == 2:
             if not all(seki_point(cells, near, index, found, p) for p in region):
                 return False  # a boundary still open, or a point to fill (dame)
