@@ -21,7 +21,7 @@ The compiled path has its own of `tree.grow`/`_descend`/`_backup`/`_release`/`_e
 `position_value`, `tree_node.end_value`, `PassToEnd.searched_moves`, `PrunedRules`'
 legal moves, `life.safe_to_pass` and the rules' moves, legal moves, ends and planes:
 a change to one of those must be made to its compiled twin too
-(`tests/boardq/players/test_fasttree.py` and `tests/games/test_fast_rules.py` compare
+(`tests/boardq/search/test_fasttree.py` and `tests/games/test_fast_rules.py` compare
 them). `Node.means`/`ranked`/`best_edge` and `principal_variation` are shared.
 """
 

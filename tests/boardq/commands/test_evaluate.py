@@ -113,7 +113,7 @@ def test_a_time_per_move_says_how_deep_its_tree_searched(agents):
     r = report["opponents"]["winblock"]
     assert 1 <= r["depth_min"] <= r["depth_mean"] <= r["depth_max"]
     assert r["move_sec_max"] >= r["move_sec_mean"] > 0
-    # That the search stops at its time is test_mcts's, on a stepped clock; how close
+    # That the search stops at its time is test_tree_player's, on a stepped clock; how close
     # the seconds come on a real one is test_a_time_per_move_is_kept_on_a_quiet_machine.
     text = boardq([*args, "--move-time", "0.05"], agents).stdout.splitlines()
     assert text[0] == "Connect Four: c4.npz (tree search of 0.05 s a move), 1 game per seat"
