@@ -34,9 +34,6 @@ __all__ = [
     "parse_bool",
     "parse_sizes",
     "search_spec",
-    "search_settings",
-    "search_words",
-    "searching_player",
 ]
 
 
@@ -224,21 +221,6 @@ def search_spec(args: argparse.Namespace) -> SearchSpec:
     return SearchSpec.of(
         args.search, getattr(args, "move_time", None), getattr(args, "visits", None)
     )
-
-
-def search_words(args: argparse.Namespace) -> str:
-    """How the command line asks the agent to search, for people ("" for not at all)."""
-    return search_spec(args).words()
-
-
-def search_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """The search asked for, as `agent_info` takes it."""
-    return {"search": search_spec(args)}
-
-
-def searching_player(agent, args: argparse.Namespace):
-    """The agent with the search the command line asks for (`Agent.player`)."""
-    return agent.player(search_spec(args))
 
 
 def add_handicap_option(p: argparse.ArgumentParser, what: str) -> None:

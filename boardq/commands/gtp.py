@@ -25,12 +25,7 @@ import sys
 import numpy as np
 
 from boardq.commands.agents import add_agent_options, add_resign_option
-from boardq.commands.args import (
-    add_search_options,
-    search_settings,
-    search_words,
-    searching_player,
-)
+from boardq.commands.args import add_search_options, search_spec
 
 __all__ = ["add_command", "make_engine", "run", "timed_act"]
 
@@ -72,15 +67,16 @@ def run(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     if game.gtp is None:
         raise BoardqError(f"{game.title}'s moves have no GTP names")
-    how = search_words(args)
-    if how and game.rules is None:
+    search = search_spec(args)
+    how = search.words()
+    if search.searches and game.rules is None:
         raise BoardqError(f"searching needs rules, and boardq has none for {game.title}")
     agent = resolve_agent(args, game)
-    player = searching_player(agent, args)
+    player = agent.player(search)
     how = how or "greedy"
     print(f"boardq gtp: {game.title}, the agent in {agent.path} ({how})", file=sys.stderr)
     version = f"{__version__} ({agent.path.name}, {how})"
-    info = agent_info(agent, **search_settings(args))
+    info = agent_info(agent, search)
     engine = make_engine(game, agent, player, version, info, args.move_time, args.resign_below)
     engine.run(sys.stdin, sys.stdout)
     return 0
