@@ -155,27 +155,19 @@ def test_the_checks_find_what_they_are_for():
     assert not too_long("docs/results/go.md", 56_212) and not too_long("README.md", 30_000)
 
 
+FAULTS = {
+    "fence glued to text": fence_faults,
+    "blank line inside a table": table_faults,
+    "option a sentence says a command takes": prose_faults,
+    "option a shown command takes": option_faults,
+}
+"""Each kind of fault a page is read for, and its check."""
+
+
+@pytest.mark.parametrize("kind", FAULTS)
 @pytest.mark.parametrize("doc", NAMES)
-def test_no_fence_is_glued_to_text(doc):
-    faults = fence_faults((ROOT / doc).read_text())
-    assert not faults, f"{doc}: {faults}"
-
-
-@pytest.mark.parametrize("doc", NAMES)
-def test_no_table_has_a_blank_line_inside(doc):
-    faults = table_faults((ROOT / doc).read_text())
-    assert not faults, f"{doc}: {faults}"
-
-
-@pytest.mark.parametrize("doc", NAMES)
-def test_every_command_said_to_take_an_option_takes_it(doc):
-    faults = prose_faults((ROOT / doc).read_text())
-    assert not faults, f"{doc}: {faults}"
-
-
-@pytest.mark.parametrize("doc", NAMES)
-def test_every_command_shown_takes_its_options(doc):
-    faults = option_faults((ROOT / doc).read_text())
+def test_the_page_renders_and_its_commands_take_their_options(doc, kind):
+    faults = FAULTS[kind]((ROOT / doc).read_text())
     assert not faults, f"{doc}: {faults}"
 
 
