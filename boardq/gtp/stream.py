@@ -109,15 +109,8 @@ def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
     try:
         request = parse_request(command.name, command.args)
         observation = engine.analysed(request.seat)
-    except GtpSyntaxError as e:
-        refuse(f"syntax error: {e}")
-        return
-    except engine.Error as e:
-        refuse(str(e))
-        return
-    except Exception as e:  # a bug must not end a GUI's session: say it, go on
-        _log_failure(engine, command)
-        refuse(f"internal error: {e}")
+    except Exception as e:
+        refuse(_refusal(engine, command, e))
         return
     floats = request.style.floats
 
@@ -132,12 +125,8 @@ def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
     if request.style.genmove:
         try:
             vertex = engine.generate(request.seat)
-        except engine.Error as e:
-            refuse(str(e))
-            return
-        except Exception as e:  # a bug must not end a GUI's game: say it, go on
-            _log_failure(engine, command)
-            refuse(f"internal error: {e}")
+        except Exception as e:
+            refuse(_refusal(engine, command, e))
             return
         write(f"={ident}\n")
         try:  # the tree that chose the move, grown one batch more (or the network's view)
@@ -170,6 +159,21 @@ def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
         if lines.waiting(SLICE_SECONDS - (now - started)):
             break
     write("\n")
+
+
+def _refusal(engine, command: Command, error: Exception) -> str:
+    """The message of `? message` for `error`, raised before `=` was written.
+
+    A bad argument is a syntax error, the engine's own error says its message, and
+    anything else is a bug: logged with its traceback and answered `internal error`, as
+    a bug must not end a GUI's session. Call it in the `except` that caught `error`.
+    """
+    if isinstance(error, GtpSyntaxError):
+        return f"syntax error: {error}"
+    if isinstance(error, engine.Error):
+        return str(error)
+    _log_failure(engine, command)
+    return f"internal error: {error}"
 
 
 def _log_failure(engine, command: Command) -> None:
