@@ -62,6 +62,23 @@ def logits(q, legal, k, g, temperature, q0, out):
 
 
 @nb.njit(cache=True)
+def policy_logits(q, policy, legal, k, g, q0, out):
+    """`logits`' work for a tree whose priors are a policy's (`Node.expand` with one).
+
+    `np.clip(q, -g, g)` into `q0`, and the policy's logits less the legal moves'
+    largest into `out` (0 on the others).
+    """
+    for j in range(k):
+        top = -math.inf
+        for a in range(q.shape[1]):
+            q0[j, a] = min(max(q[j, a], -g), g)
+            if legal[j, a]:
+                top = max(top, policy[j, a])
+        for a in range(q.shape[1]):
+            out[j, a] = policy[j, a] - top if legal[j, a] else 0.0
+
+
+@nb.njit(cache=True)
 def compact(T, root, U):
     """Copies the subtree of `root` into the empty tree `U` (root first); returns U's size."""
     order = np.empty(T[17][0], np.int64)

@@ -33,10 +33,19 @@ import sys
 import numba as nb
 import numpy as np
 
-from boardq_games.fast_arrays import compact, logits, pairwise_sum
+from boardq_games.fast_arrays import compact, logits, pairwise_sum, policy_logits
 from boardq_games.fast_rules import TAGS, CompiledRules, r_apply, r_end, r_legal, r_planes
 
-__all__ = ["abandon", "compact", "compiled_form", "finish", "gather", "logits", "scan_root"]
+__all__ = [
+    "abandon",
+    "compact",
+    "compiled_form",
+    "finish",
+    "gather",
+    "logits",
+    "policy_logits",
+    "scan_root",
+]
 
 DONE, LEAF, COLLISION, TOO_DEEP = 0, 1, 2, 3
 
@@ -236,10 +245,12 @@ def gather(
 
 
 @nb.njit(cache=True)
-def expand(T, node, q0_row, exp_row, legal_row):
+def expand(T, node, q0_row, exp_row, legal_row, policy):
     """`Node.expand` with the network's clipped values and their exponentials by action.
 
-    Returns False for a position without a legal move (the caller raises).
+    With `policy` the exponentials are the policy's and the node's value is the priors'
+    expectation of q0, added left to right as `tree_node.expectation` adds; else the
+    best q0. Returns False for a position without a legal move (the caller raises).
     """
     action, prior, q0, w, exact, n, vloss = T[8], T[9], T[10], T[11], T[12], T[13], T[14]
     child, parent, used = T[15], T[16], T[17]
@@ -258,6 +269,10 @@ def expand(T, node, q0_row, exp_row, legal_row):
         prior[i] = prior[i] / total
         w[i], exact[i], n[i], vloss[i], child[i], parent[i] = 0.0, math.nan, 0, 0, -1, node
         best = max(best, q0[i])
+    if policy:
+        best = 0.0
+        for i in range(s, s + count):
+            best += prior[i] * q0[i]
     used[1] += count
     T[1][node], T[2][node], T[3][node], T[6][node], T[4][node] = s, count, True, False, best
     return True
@@ -272,22 +287,37 @@ def node_max_q0(T, node):
 
 
 @nb.njit(cache=True)
+def node_max_exact(T, node):
+    """The best proven value of a node's edges (-inf: none proven)."""
+    best = -math.inf
+    for i in range(T[1][node], T[1][node] + T[2][node]):
+        if T[12][i] == T[12][i]:
+            best = max(best, T[12][i])
+    return best
+
+
+@nb.njit(cache=True)
 def finish(
-    T, tag, spec, komi, found, depths, paths, k, q0, ex, legal, partial, g, scan_plies, root
-):
+    T, tag, spec, komi, found, depths, paths, k, q0, ex, legal, partial, g, scan_plies, root,
+    policy,
+):  # fmt: skip
     """Values the gathered leaves and backs them up, in order (`tree.grow`'s second half).
 
-    With `root` the single leaf is the unvalued root (no path; its proof is settled).
-    Returns False if a leaf had no legal move.
+    With `root` the single leaf is the unvalued root (no path; its proof is settled);
+    with `policy` the priors are a policy's (`tree._expand`). Returns False if a leaf
+    had no legal move.
     """
     for j in range(k):
         node, depth = found[j], depths[j]
-        if not expand(T, node, q0[j], ex[j], legal[j]):
+        if not expand(T, node, q0[j], ex[j], legal[j], policy):
             return False
         T[18][node] = partial[j]
         if depth < scan_plies:
             scan(T, tag, spec, komi, node)
-            T[4][node] = node_max_q0(T, node)
+            if policy:
+                T[4][node] = max(T[4][node], node_max_exact(T, node))
+            else:
+                T[4][node] = node_max_q0(T, node)
         if root:
             settle(T, paths[j], 0, node, g)
             continue

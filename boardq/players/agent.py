@@ -21,7 +21,13 @@ import numpy as np
 
 from boardq.dqn.policies import masked_argmax
 from boardq.errors import AgentFileError, BoardqError
-from boardq.players.agentfile import agent_file, chosen_symmetric, network_of, read_agent
+from boardq.players.agentfile import (
+    agent_file,
+    chosen_symmetric,
+    network_of,
+    read_agent,
+    read_policy,
+)
 from boardq.pruning import pruned_mask, prunes
 from boardq.search.alphabeta import DEFAULT_DISCOUNT
 from boardq.search.searchers import NoRulesError, Searchers
@@ -82,14 +88,19 @@ class Agent:
         symmetric: bool = False,
         network: NetworkConfig | None = None,
         inference: str = "auto",
+        policy: list[np.ndarray] | None = None,
     ):
-        from boardq.players.forward import forward_pass
+        from boardq.players.forward import forward_pass, two_headed_pass
 
         self.game = game
         self.info = info
         self.path = path
         self._model = model
         self._forward, self.inference = forward_pass(model, network, inference)
+        # With a policy head: Q and the policy's logits in one numpy pass, for the tree.
+        self._two_headed = None
+        if policy:
+            self._two_headed = two_headed_pass(model, network, policy)
         self._symmetries: list[Any] = []
         self._pruned = None  # the game's pruned moves, where its run pruned them
         found = None
@@ -106,7 +117,13 @@ class Agent:
                     f"cannot average over symmetries: boardq knows none for {game!r}"
                 )
         discount = float(info.get("discount", DEFAULT_DISCOUNT))
-        self._searchers = Searchers(game, self.q_batch, self._pruned, discount)
+        policy_batch = self.policy_batch if policy else None
+        self._searchers = Searchers(game, self.q_batch, self._pruned, discount, policy_batch)
+
+    @property
+    def has_policy(self) -> bool:
+        """Whether it carries a policy head (its run trained with `--policy-head`)."""
+        return self._two_headed is not None
 
     @property
     def symmetries(self) -> int:
@@ -145,6 +162,7 @@ class Agent:
         """
         path = agent_file(path)
         header, weights = read_agent(path)
+        policy = read_policy(path)[2] if header.get("policy") else None
         if game is not None and header.get("game") != game:
             raise AgentFileError(f"{path} is an agent for {header.get('game')!r}, not for {game!r}")
         _check_game_shapes(path, header)
@@ -162,7 +180,7 @@ class Agent:
         info = header.get("info", {})
         if symmetric is None:
             symmetric = chosen_symmetric(info)
-        return cls(header["game"], model, info, path, symmetric, config, inference)
+        return cls(header["game"], model, info, path, symmetric, config, inference, policy)
 
     @property
     def num_actions(self) -> int:
@@ -204,6 +222,32 @@ class Agent:
         q = self._forward(images).reshape(len(self._symmetries), len(planes), -1)
         # Action a of the position is action action_map[a] of the image.
         return np.mean([q[i][:, s.action_map] for i, s in enumerate(self._symmetries)], axis=0)
+
+    def policy_batch(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(Q [B, A], the policy's logits [B, A]) of a batch of positions, one pass.
+
+        What a tree search takes from an agent with a policy head (`has_policy`): the
+        policy as its priors, its expectation of Q as a leaf's value
+        (`boardq.search.tree`). A symmetric agent averages both over the images, as
+        `q_batch` averages Q. No masking.
+
+        Raises:
+          ValueError: the agent has no policy head, or the planes do not fit it.
+        """
+        if self._two_headed is None:
+            raise ValueError(f"this {self.game} agent carries no policy: trained without one")
+        planes = np.asarray(planes, np.int8)
+        if planes.shape[1:] != tuple(self._model.input_shape[1:]):
+            raise ValueError(f"planes of shape {planes.shape} do not fit this {self.game} agent")
+        A = self.num_actions
+        if not self._symmetries:
+            out = self._two_headed(planes)
+            return out[:, :A], out[:, A:]
+        images = np.concatenate([s.planes(planes) for s in self._symmetries])
+        out = self._two_headed(images).reshape(len(self._symmetries), len(planes), -1)
+        q = np.mean([out[i][:, :A][:, s.action_map] for i, s in enumerate(self._symmetries)], 0)
+        p = np.mean([out[i][:, A:][:, s.action_map] for i, s in enumerate(self._symmetries)], 0)
+        return q, p
 
     def q_values(
         self,

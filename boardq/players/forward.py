@@ -23,7 +23,7 @@ import numpy as np
 from boardq.execution import ACTOR_INFERENCE as INFERENCE
 from boardq.settings import NetworkConfig
 
-__all__ = ["INFERENCE", "forward_pass", "policy_pass", "resolve_inference"]
+__all__ = ["INFERENCE", "forward_pass", "policy_pass", "resolve_inference", "two_headed_pass"]
 
 
 def resolve_inference(asked: str = "auto") -> str:
@@ -76,6 +76,36 @@ def forward_pass(
     q = QFunction(model)
     tensors = q.weights_of(model)
     return (lambda planes: q(planes, tensors).numpy()), chosen
+
+
+def two_headed_pass(
+    model, network: NetworkConfig | None, policy: list[np.ndarray]
+) -> Callable[[np.ndarray], np.ndarray]:
+    """The Q-values, then the policy head's logits: planes int8 [B, ...] -> [B, 2A].
+
+    In numpy, one pass of the Q-network's weights (`model`'s, copied now) and the policy
+    head's arrays `policy` (`boardq.players.agentfile.read_policy`), whatever computes
+    the agent's Q alone.
+
+    Raises:
+      ValueError: no network shape (numpy needs it).
+    """
+    import dataclasses
+
+    from boardq.dqn.numpy_net import NumpyQNetwork
+
+    if network is None:
+        raise ValueError("a policy's pass needs the network's shape (its NetworkConfig)")
+    obs_shape, num_actions = model.input_shape[1:], int(model.output_shape[-1])
+    net = NumpyQNetwork(obs_shape, num_actions, dataclasses.replace(network, policy_head=True))
+    arrays = tuple(np.array(w, np.float32) for w in [*model.get_weights(), *policy])
+    one_thread = _one_blas_thread()
+
+    def forward(planes: np.ndarray) -> np.ndarray:
+        with one_thread():
+            return net(planes, arrays)
+
+    return forward
 
 
 def policy_pass(path) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:

@@ -33,7 +33,7 @@ import numpy as np
 
 from boardq.pruning import PrunedRules
 from boardq.search.passing import PassToEnd
-from boardq.search.tree import Node, TreeConfig, grow
+from boardq.search.tree import Node, TreeConfig, grow, network_outputs
 
 if TYPE_CHECKING:
     from boardq.search.alphabeta import QBatch
@@ -271,18 +271,20 @@ class CompiledTree:
         c, T, K = self.compiled, self.T, self.kernels
         found, depths, paths, planes, legal, partial, q0, ex = buf
         try:
-            q = np.asarray(q_batch(planes[:k].reshape((k, *c.planes_shape))))
+            q, policy = network_outputs(q_batch(planes[:k].reshape((k, *c.planes_shape))))
         except BaseException:
             K.abandon(T, found, depths, paths, k)  # no leaf left waiting, no virtual loss
             raise
-        # The priors as `Node.expand` makes them: the logits (the same IEEE operations, the
-        # values made float64 in the kernel), then numpy's own exp, whose last bit the C
-        # library's does not always give.
-        K.logits(q, legal, k, self.g, self.config.temperature, q0, ex)
+        # The priors as `Node.expand` makes them: the logits (the same IEEE operations, in
+        # float64), then numpy's own exp, whose last bit the C library's does not always give.
+        if policy is None:
+            K.logits(q, legal, k, self.g, self.config.temperature, q0, ex)
+        else:
+            K.policy_logits(q, policy, legal, k, self.g, q0, ex)
         np.exp(ex[:k], out=ex[:k])
         ok = K.finish(
             T, c.tag, c.spec, c.komi, found, depths, paths, k, q0, ex, legal, partial,
-            self.g, self.config.scan_plies, root,
+            self.g, self.config.scan_plies, root, policy is not None,
         )  # fmt: skip
         if not ok:
             raise ValueError("a position where the game goes on has no legal move")

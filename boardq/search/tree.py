@@ -23,7 +23,10 @@ root is searched no more.
 An edge is chosen by PUCT among those not proven: argmax of q + c * prior *
 sqrt(visits) / (1 + n), where q is the edge's mean, or the network's (clipped) value of
 the move while it has no visit (a new child is valued by its parent's Q), and the priors
-are softmax(Q / T) over the legal moves. Children are made when first chosen (a move is
+are softmax(Q / T) over the legal moves. From an agent with a policy head, the network
+call gives (Q, the policy's logits) instead of Q: the priors are the policy's softmax
+over the legal moves and a leaf's value is the policy's expectation of its clipped Q,
+sum(pi * Q) (KLENT's search), in place of the best Q. Children are made when first chosen (a move is
 applied once, when needed: Gomoku's rules take 0.1 ms a move).
 
 Several leaves go to the network in one call: each descent adds a virtual loss to the
@@ -33,7 +36,8 @@ that meets a leaf already waiting (a collision) backs nothing up and adds no vis
 
 The node and its choice of an edge: `boardq.search.tree_node` (re-exported here).
 
-numpy only; the network comes in as `q_batch(planes [B, ...]) -> Q [B, A]`.
+numpy only; the network comes in as `q_batch(planes [B, ...]) -> Q [B, A]`, or
+`-> (Q [B, A], logits [B, A])` with a policy (`network_outputs`).
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ if TYPE_CHECKING:
     from boardq.game import Rules
     from boardq.search.alphabeta import QBatch
 
-__all__ = ["Node", "TreeConfig", "grow", "principal_variation"]
+__all__ = ["Node", "TreeConfig", "grow", "network_outputs", "principal_variation"]
 
 
 def _backup(path: list[tuple[Node, int]], value: float, g: float) -> None:
@@ -67,9 +71,17 @@ def _release(path: list[tuple[Node, int]]) -> None:
         node.vloss[edge] -= 1
 
 
-def _evaluate(rules: Rules, q_batch: QBatch, nodes: list[Node]) -> np.ndarray:
+def network_outputs(out) -> tuple[np.ndarray, np.ndarray | None]:
+    """(Q [B, A], the policy's logits [B, A] or None) of what a network call returned."""
+    if isinstance(out, tuple):
+        q, logits = out
+        return np.asarray(q, np.float64), np.asarray(logits, np.float64)
+    return np.asarray(out, np.float64), None
+
+
+def _evaluate(rules: Rules, q_batch: QBatch, nodes: list[Node]):
     planes = np.stack([rules.planes_from_board(node.board) for node in nodes]).astype(np.int8)
-    return np.asarray(q_batch(planes), np.float64)
+    return network_outputs(q_batch(planes))
 
 
 def _descend(root: Node, rules: Rules, config: TreeConfig, g: float):
@@ -119,8 +131,8 @@ def grow(
         The positions sent to the network in its one call (0: no call).
     """
     if not root.expanded:
-        q = _evaluate(rules, q_batch, [root])[0]
-        _expand(root, q, rules, config, g, ply=0)
+        q, logits = _evaluate(rules, q_batch, [root])
+        _expand(root, q[0], None if logits is None else logits[0], rules, config, g, ply=0)
         settle([(root, -1)], g)
         return 1
     if config.scan_plies and not root.scanned:
@@ -137,9 +149,10 @@ def grow(
                 waiting.append((leaf, path))
         if not waiting:
             return 0
-        q = _evaluate(rules, q_batch, [leaf for leaf, _ in waiting])
-        for (leaf, path), q_row in zip(waiting, q, strict=True):
-            _expand(leaf, q_row, rules, config, g, ply=len(path))
+        q, logits = _evaluate(rules, q_batch, [leaf for leaf, _ in waiting])
+        for j, (leaf, path) in enumerate(waiting):
+            policy = None if logits is None else logits[j]
+            _expand(leaf, q[j], policy, rules, config, g, ply=len(path))
             _backup(path, -g * leaf.value, g)
             backed += 1
             if leaf.scanned:
@@ -155,12 +168,20 @@ def grow(
     return len(waiting)
 
 
-def _expand(node: Node, q: np.ndarray, rules: Rules, config: TreeConfig, g: float, ply: int):
-    """Values a node `ply` plies below the root: the network's, a win found by a scan."""
+def _expand(node: Node, q, policy, rules: Rules, config: TreeConfig, g: float, ply: int):
+    """Values a node `ply` plies below the root: the network's, a win found by a scan.
+
+    With a policy, a scanned node's value is the policy's expectation or its best move
+    that ends the game, whichever is more (a win found is worth its win); without, the
+    best of its moves' values, the ends found among them.
+    """
     searched = getattr(rules, "searched_moves", None)  # the pass left out, at times
     legal, partial = searched(node.board) if searched else (rules.legal_mask(node.board), False)
-    node.expand(q, legal, config, g)
+    node.expand(q, legal, config, g, policy)
     node.partial = partial
     if ply < config.scan_plies:
         node.scan(rules)
-        node.value = float(node.q0.max())
+        if policy is None:
+            node.value = float(node.q0.max())
+        elif not np.isnan(node.exact).all():
+            node.value = max(node.value, float(np.nanmax(node.exact)))

@@ -22,7 +22,20 @@ from boardq.search.proven import ranked
 if TYPE_CHECKING:
     from boardq.game import Rules
 
-__all__ = ["Node", "TreeConfig", "end_value", "principal_variation", "puct_small", "puct_wide"]
+__all__ = [
+    "PRIORS",
+    "Node",
+    "TreeConfig",
+    "end_value",
+    "expectation",
+    "principal_variation",
+    "puct_small",
+    "puct_wide",
+]
+
+
+PRIORS = ("auto", "q", "policy")
+"""What a tree's priors and leaf values may come from (`TreeConfig.prior`)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +59,10 @@ class TreeConfig:
             no group of the mover's can be taken (Go: Benson's unconditional life, or
             seki) or the pass is forced (`boardq.search.passing`); the
             player is told the pass.
+        prior: where the priors and a leaf's value come from: "q" softmax(Q / T) and
+            the best Q; "policy" the policy head's softmax and the policy's
+            expectation of Q (KLENT's search; an agent trained with `--policy-head`);
+            "auto" the policy where the agent carries one, else Q.
     """
 
     c_puct: float = 1.0
@@ -53,8 +70,11 @@ class TreeConfig:
     leaves_per_call: int = 16
     scan_plies: int = 1
     pass_to_end: bool = True
+    prior: str = "auto"
 
     def __post_init__(self) -> None:
+        if self.prior not in PRIORS:
+            raise ValueError(f"prior must be one of {', '.join(PRIORS)}, got {self.prior!r}")
         if not isinstance(self.pass_to_end, bool):
             raise ValueError(f"pass_to_end must be true or false, got {self.pass_to_end!r}")
         for name in ("c_puct", "temperature"):
@@ -126,13 +146,29 @@ class Node:
     def visits(self) -> int:
         return 1 + int(self.n.sum()) if self.expanded else 0
 
-    def expand(self, q: np.ndarray, legal: np.ndarray, config: TreeConfig, g: float) -> None:
-        """Takes the network's values `q` [A] of the position and its legal mask."""
+    def expand(
+        self,
+        q: np.ndarray,
+        legal: np.ndarray,
+        config: TreeConfig,
+        g: float,
+        policy: np.ndarray | None = None,
+    ) -> None:
+        """Takes the network's values `q` [A] of the position and its legal mask.
+
+        With `policy` (the policy head's logits [A], `boardq.search.tree`) the
+        priors are its softmax over the legal moves and the position's value is the
+        policy's expectation of the clipped Q; without, softmax(Q / T) and the best Q.
+        """
         actions = np.flatnonzero(legal)
         if len(actions) == 0:
             raise ValueError("a position where the game goes on has no legal move")
         q0 = np.clip(np.asarray(q, np.float64)[actions], -g, g)
-        logits = (q0 - q0.max()) / config.temperature
+        if policy is None:
+            logits = (q0 - q0.max()) / config.temperature
+        else:
+            logits = np.asarray(policy, np.float64)[actions]
+            logits = logits - logits.max()
         prior = np.exp(logits)
         size = len(actions)
         self.actions, self.q0, self.prior = actions, q0, prior / prior.sum()
@@ -142,7 +178,7 @@ class Node:
         self.exact = np.full(size, np.nan)
         self.children: list[Node | None] = [None] * size
         self.pending = False
-        self.value = float(q0.max())
+        self.value = float(q0.max()) if policy is None else expectation(self.prior, q0)
 
     def scan(self, rules: Rules) -> None:
         """Tries every move for an end of the game.
@@ -188,6 +224,14 @@ class Node:
     def best_edge(self) -> int:
         """The edge to play: the first of `ranked` (a proof's best, else the most visited)."""
         return int(self.ranked()[0])
+
+
+def expectation(prior: np.ndarray, q0: np.ndarray) -> float:
+    """sum(prior * q0), added left to right (the compiled tree adds in the same order)."""
+    total = 0.0
+    for p, x in zip(prior.tolist(), q0.tolist(), strict=True):
+        total += p * x
+    return total
 
 
 SMALL_NODE = 16
