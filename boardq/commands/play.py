@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     from boardq.catalog import get_game
     from boardq.errors import BoardqError
     from boardq.play.session import LineReader, Session, View
-    from boardq.records import agent_info
+    from boardq.players.advisor import SharedAgent
 
     game = get_game(args.game)
     search = search_spec(args)
@@ -130,16 +130,15 @@ def run(args: argparse.Namespace) -> int:
         if args.symmetric is None:
             searching += " as its run chose (--no-symmetric: the network alone)"
     view.say(f"{game.title} against {agent_title(agent, game)}{searching}", "bold")
-    advisor = agent.player(search)
+    agent.player(search)  # built now (the agent keeps it): the first move times its search alone
     session = Session(
         game,
-        advisor,
+        SharedAgent(agent),
         view,
         LineReader(console),
         hints=args.hints,
-        search=how,
+        search=search,
         record_to=args.record,
-        agent_info=agent_info(agent, search),
         handicap=handicap,
         resign_below=args.resign_below,
         komi=komi_of(args, game),

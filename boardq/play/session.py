@@ -2,9 +2,10 @@
 
 `Session` plays games through `boardq.play.match.Match` (the game's real PettingZoo env),
 asks a `LineReader` for each of the person's lines and draws on a `View` (both in
-`boardq.play.terminal`). It needs of the agent only `act` and `q_values`, so tests can
-drive it with a stub, and a searching player (`boardq.search.alphabeta.SearchPlayer`) fits as
-well as the bare network. Each game is also kept as a record (`boardq.records`),
+`boardq.play.terminal`). The agent is an `Advisor` (`boardq.players.advisor`, the web
+board's too), asked its move, values and name for the session's search, so tests can
+drive it with a stub; `boardq.players.advisor.SharedAgent` makes one of an agent file's
+`Agent`. Each game is also kept as a record (`boardq.records`),
 moves taken back taken out of it: `save [FILE]` writes it at a prompt, and a session
 given a file (`--record FILE`) writes every game there as it ends (or is left):
 `boardq.play.session_saves`.
@@ -15,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,21 +27,15 @@ from boardq.play.match import Match
 from boardq.play.resign import board_points, resigns
 from boardq.play.session_saves import GameSaver
 from boardq.play.terminal import LineReader, View
-from boardq.records import GameLog, GameRecord, PlayerInfo, chosen_value
+from boardq.players.advisor import Advisor
+from boardq.records import GameLog, GameRecord, PlayerInfo
+from boardq.search.spec import NETWORK, SearchSpec
 
 if TYPE_CHECKING:
     from boardq.players.match_openings import Handicap
 
 # LineReader and View come from boardq.play.terminal.
-__all__ = ["Advisor", "LineReader", "Session", "View"]
-
-
-class Advisor(Protocol):
-    """What the session needs of an agent (boardq.players.agent.Agent fits)."""
-
-    def act(self, observation: dict) -> int: ...
-
-    def q_values(self, observation: dict) -> np.ndarray: ...
+__all__ = ["LineReader", "Session", "View"]
 
 
 class _Quit(Exception):
@@ -68,9 +63,8 @@ class Session:
         view: View,
         reader: LineReader,
         hints: bool = False,
-        search: str = "",
+        search: SearchSpec = NETWORK,
         record_to: str | Path | None = None,
-        agent_info: PlayerInfo | None = None,
         handicap: Handicap | None = None,
         resign_below: float | None = None,
         komi: float | None = None,
@@ -79,16 +73,16 @@ class Session:
 
         Args:
           game: the game.
-          agent: the agent (its `q_values` are what hints show).
+          agent: the agent, asked with `search` (its `q_values` are what hints show; its
+            `info` names it in the records).
           view: where boards and messages go.
           reader: where the person's lines come from.
           hints: show the agent's values after each of its moves.
-          search: how the agent searches, for people ("depth-4 search", "search of 1 s
-            a move"; "": not at all); named in the hints, and each of the agent's moves
-            says how long its search took.
+          search: how the agent searches; its words for people ("depth-4 search", "tree
+            search of 1 s a move") name the hints, and each of the agent's moves says
+            how long its search took (the network alone: neither).
           record_to: the file every game is saved to as it ends (`save_record`; the
             games after the first of an SGF file go to NAME-2.sgf, NAME-3.sgf...).
-          agent_info: how the records name the agent.
           handicap: Go's handicap stones, black's in every game whoever plays black:
             placed before the first move, white passing between them (as `boardq
             evaluate --handicap` plays them); then white moves. Undo does not take them
@@ -103,11 +97,12 @@ class Session:
         self.view = view
         self.reader = reader
         self.hints = hints
-        self._values_of = f"{search} values" if search else "values"
-        self._searching = bool(search)
+        self.search = search
+        self._values_of = f"{search.words()} values" if search.searches else "values"
+        self._searching = search.searches
         self.score = {"won": 0, "drawn": 0, "lost": 0}
         self.saves = GameSaver(game, view, record_to)
-        self.agent_info = agent_info or PlayerInfo("boardq agent", {"kind": "agent"})
+        self.agent_info = agent.info(search)
         self.log: GameLog | None = None
         self.handicap = handicap
         self.resign_below = resign_below
@@ -227,11 +222,12 @@ class Session:
         seat = match.to_move
         observation = match.observation()
         t0 = time.perf_counter()
-        action = self.agent.act(observation)
+        action, value = self.agent.move(observation, self.search)  # the value: in the record
         seconds = time.perf_counter() - t0
         took = f" (searched {seconds:.2f} s)" if self._searching else ""
-        values = np.asarray(self.agent.q_values(observation), np.float64) if self.hints else None
-        value = chosen_value(self.agent, observation, action)  # kept in the record
+        values = None
+        if self.hints:
+            values = np.asarray(self.agent.q_values(observation, self.search), np.float64)
         points = board_points(self.game)
         if resigns(self.resign_below, value, len(match.moves), points, bool(self._setup)):
             self.view.say(f"agent ({self.view.mark(seat)}) resigns")
@@ -286,7 +282,7 @@ class Session:
         return False
 
     def _hint(self, match: Match, seat: int) -> bool:
-        values = self.agent.q_values(match.observation())
+        values = self.agent.q_values(match.observation(), self.search)
         self.view.values(f"the agent's {self._values_of} of your moves", values)
         return False
 

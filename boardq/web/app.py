@@ -43,6 +43,7 @@ from typing import Any, NamedTuple
 from boardq.errors import BoardqError
 from boardq.game import Game
 from boardq.play.layout import BoardLayout
+from boardq.players.advisor import SharedAgent
 from boardq.search.spec import NETWORK, SearchSpec
 from boardq.web.records import opened_record, saved_game
 from boardq.web.request import (
@@ -53,7 +54,7 @@ from boardq.web.request import (
     query_number,
     whole_number,
 )
-from boardq.web.search import SharedAgent, max_depth_of
+from boardq.web.search import max_depth_of
 from boardq.web.session import WebSession
 from boardq.web.state import state_json
 from boardq.web.store import Sessions

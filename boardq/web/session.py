@@ -5,7 +5,7 @@ the real environment's), the person's seat, how the agent searches (a time per m
 or a fixed depth: `boardq.web.search`) and the score of the session. Every method
 that changes a session checks the request first and raises `RequestError`
 (`boardq.web.request`) before anything changes. No HTTP and no TensorFlow here: the
-agent is an `Advisor` (`boardq.web.search.SharedAgent` makes one of a
+agent is an `Advisor` (`boardq.players.advisor.SharedAgent` makes one of a
 `boardq.players.agent.Agent`). A session's moves so far are `session.match.moves`
 (action numbers, in order; `match.mover_of(i)` says whose), and `session.record()` is
 the game so far as a game record (`boardq.records`): both players, each move's time
@@ -26,10 +26,11 @@ from boardq.boardtext import MoveError
 from boardq.game import Game
 from boardq.play.layout import BoardLayout
 from boardq.play.match import Match
+from boardq.players.advisor import Advisor
 from boardq.records import GameLog, GameRecord, PlayerInfo
 from boardq.search.spec import SearchSpec
 from boardq.web.request import RequestError, seconds, whole_number
-from boardq.web.search import MAX_MOVE_TIME, MAX_VISITS, Advisor, max_depth_of
+from boardq.web.search import MAX_MOVE_TIME, MAX_VISITS, max_depth_of
 
 __all__ = ["WebSession"]
 

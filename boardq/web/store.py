@@ -13,8 +13,8 @@ from collections import OrderedDict
 
 from boardq.game import Game
 from boardq.play.layout import BoardLayout
+from boardq.players.advisor import Advisor
 from boardq.web.request import RequestError
-from boardq.web.search import Advisor
 from boardq.web.session import WebSession
 
 __all__ = ["MAX_SESSIONS", "UNKNOWN_SESSION", "Sessions"]

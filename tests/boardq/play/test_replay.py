@@ -11,6 +11,7 @@ from rich.console import Console
 from boardq.play.replay import RecordReplay
 from boardq.play.session import LineReader, Session, View
 from boardq.records import GameLog, PlayerInfo, read_records, replay_record
+from boardq.search.spec import NETWORK
 from boardq_games import get_game
 
 TTT = get_game("tictactoe")
@@ -18,15 +19,19 @@ GOMOKU = get_game("gomoku")
 
 
 class FirstLegal:
-    """An agent that plays its first legal move and values move a at a / 100."""
+    """An agent that plays its first legal move and values move a at a / 100 (an `Advisor`)."""
 
-    def q_values(self, observation) -> np.ndarray:
+    def q_values(self, observation, search=NETWORK) -> np.ndarray:
         q = np.arange(len(observation["action_mask"]), dtype=np.float64) / 100
         q[~np.asarray(observation["action_mask"], bool)] = np.nan
         return q
 
-    def act(self, observation) -> int:
-        return int(np.flatnonzero(observation["action_mask"])[0])
+    def move(self, observation, search=NETWORK) -> tuple[int, float]:
+        action = int(np.flatnonzero(observation["action_mask"])[0])
+        return action, action / 100
+
+    def info(self, search=NETWORK) -> PlayerInfo:
+        return PlayerInfo("first legal", {"kind": "agent"})
 
 
 def console() -> tuple[Console, io.StringIO]:
@@ -38,8 +43,7 @@ def play(game, script: str, **kwargs) -> tuple[Session, str]:
     con, out = console()
     view = View(con, game.text, ascii_only=True)
     reader = LineReader(con, io.StringIO(script))
-    agent_info = PlayerInfo("first legal", {"kind": "agent"})
-    session = Session(game, FirstLegal(), view, reader, agent_info=agent_info, **kwargs)
+    session = Session(game, FirstLegal(), view, reader, **kwargs)
     session.run(0)
     return session, out.getvalue()
 

@@ -16,6 +16,9 @@ from boardq.commands.play import first_human_seat
 from boardq.errors import EXIT_OK, AgentFileError
 from boardq.play.match import Match
 from boardq.play.session import LineReader, Session, View
+from boardq.players.advisor import SharedAgent
+from boardq.records import PlayerInfo
+from boardq.search.spec import NETWORK, SearchSpec
 from boardq_games import get_game
 
 TTT = get_game("tictactoe")
@@ -29,7 +32,10 @@ def ttt(*labels: int) -> list[int]:
 
 
 class PreferenceAgent:
-    """Plays its most preferred legal move; records the boards it is asked about."""
+    """Plays its most preferred legal move; records the boards it is asked about.
+
+    A session's `Advisor`, whatever the search it is asked with.
+    """
 
     def __init__(self, game, order: list[int]) -> None:
         self.values = np.zeros(game.num_actions)
@@ -37,18 +43,22 @@ class PreferenceAgent:
         self.rules = game.rules
         self.seen: list[np.ndarray] = []
 
-    def q_values(self, observation) -> np.ndarray:
+    def q_values(self, observation, search: SearchSpec = NETWORK) -> np.ndarray:
         q = self.values.copy()
         q[~np.asarray(observation["action_mask"], bool)] = np.nan
         return q
 
-    def act(self, observation) -> int:
+    def move(self, observation, search: SearchSpec = NETWORK) -> tuple[int, float]:
         self.seen.append(self.rules.board_from_planes(observation["observation"]))
-        return int(np.nanargmax(self.q_values(observation)))
+        action = int(np.nanargmax(self.q_values(observation)))
+        return action, float(self.values[action])
+
+    def info(self, search: SearchSpec = NETWORK) -> PlayerInfo:
+        return PlayerInfo("boardq agent", {"kind": "agent"})
 
 
 def session(
-    game, agent, script: str, hints: bool = False, search: str = "", **kwargs
+    game, agent, script: str, hints: bool = False, search: SearchSpec = NETWORK, **kwargs
 ) -> tuple[Session, io.StringIO]:
     out = io.StringIO()
     console = Console(file=out, highlight=False, emoji=False, soft_wrap=True)
@@ -211,8 +221,18 @@ def test_a_searching_agent_blocks_and_hints_show_the_searched_values():
     def q_batch(planes):
         return np.tile(taste.values, (len(planes), 1))
 
+    class Searching:
+        """An agent file's `Agent` as `SharedAgent` asks it: its player of any search."""
+
+        path = "searching"
+
+        def player(self, search):
+            return searcher
+
     searcher = SearchPlayer(TTT.rules, q_batch, depth=2)
-    s, out = session(TTT, searcher, "1\n2\nhint\nquit\n", hints=True, search="depth-2 search")
+    depth_2 = SearchSpec.alpha_beta(depth=2)
+    script = "1\n2\nhint\nquit\n"
+    s, out = session(TTT, SharedAgent(Searching()), script, hints=True, search=depth_2)
     s.run(human_seat=0)
     text = out.getvalue()
     assert re.search(r"agent \(O\) plays 5 \(b2\) \(searched \d+\.\d\d s\)\n", text)
