@@ -14,6 +14,9 @@ The grammar, one table (`SYNTAX`) for `evaluate --opponent` and `league`:
     tree:N          the evaluated agent with a tree search of N visits a move
     tree:SECs       ... or of SEC seconds a move (tree:0.5s)
     tree:N:PATH     the agent at PATH with that tree search (tree:0.5s:PATH too)
+    tree:1s,OPT     ... grown as the options say, comma-separated: prior=q (softmax(Q/T)
+                    priors even where the agent has a policy head), prior=policy (its
+                    policy, refused without one), plain (the Python tree, not compiled)
     gtp:COMMAND     a GTP engine run by COMMAND, e.g. "gtp:gnugo --mode gtp --level 1"
                     (games whose moves have GTP names: Go, Othello)
 
@@ -34,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from boardq.search.spec import NETWORK, SearchSpec
+from boardq.search.tree_node import TreeConfig
 from boardq.settings import ConfigError
 
 __all__ = [
@@ -126,8 +130,23 @@ def _search(arg: str | None) -> dict[str, Any]:
     return {"search": search, "path": path or None}
 
 
+TREE_OPTIONS = {
+    "prior=q": {"prior": "q"},
+    "prior=policy": {"prior": "policy"},
+    "plain": {"compiled": False},
+}
+"""The options of `tree:BUDGET,OPTION...` and the `TreeConfig` fields each sets."""
+
+
 def _tree(arg: str | None) -> dict[str, Any]:
-    budget, _, path = (arg or "").partition(":")
+    head, _, path = (arg or "").partition(":")
+    budget, *options = head.split(",")
+    fields: dict[str, Any] = {}
+    for option in options:
+        if option not in TREE_OPTIONS:
+            raise ValueError(f"unknown tree option {option!r}: expected {', '.join(TREE_OPTIONS)}")
+        fields |= TREE_OPTIONS[option]
+    config = TreeConfig(**fields)
     if budget.endswith("s"):
         try:
             seconds = float(budget[:-1])
@@ -135,9 +154,10 @@ def _tree(arg: str | None) -> dict[str, Any]:
             seconds = float("nan")
         if not (math.isfinite(seconds) and seconds > 0):
             raise ValueError(f"expected seconds > 0 as in tree:0.5s, got {budget!r}")
-        return {"search": SearchSpec.tree_search(move_time=seconds), "path": path or None}
+        search = SearchSpec.tree_search(move_time=seconds, config=config)
+        return {"search": search, "path": path or None}
     visits = _whole(budget, "visits", 1)
-    return {"search": SearchSpec.tree_search(visits=visits), "path": path or None}
+    return {"search": SearchSpec.tree_search(visits=visits, config=config), "path": path or None}
 
 
 SYNTAX: dict[Kind, tuple[str, Callable[[str | None], dict[str, Any]]]] = {
@@ -149,7 +169,7 @@ SYNTAX: dict[Kind, tuple[str, Callable[[str | None], dict[str, Any]]]] = {
     Kind.MCTS: ("mcts:N", _simulations),
     Kind.AGENT: ("agent:PATH", _path),
     Kind.SEARCH: ("search:D[:PATH]", _search),
-    Kind.TREE: ("tree:N|SECs[:PATH]", _tree),
+    Kind.TREE: ("tree:N|SECs[,OPTION...][:PATH]", _tree),
     Kind.GTP: ("gtp:COMMAND", _command),
 }
 """Each kind's form and the parser of the text after `kind:` (None: no colon)."""

@@ -230,6 +230,7 @@ def build_player(
             discount,
             config=spec.tree,
             pass_action=pass_action,
+            compiled=spec.tree.compiled,
         )
     if spec.kind is SearchKind.ALPHA_BETA:
         from boardq.search.alphabeta import SearchPlayer

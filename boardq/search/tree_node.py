@@ -63,6 +63,9 @@ class TreeConfig:
             the best Q; "policy" the policy head's softmax and the policy's
             expectation of Q (KLENT's search; an agent trained with `--policy-head`);
             "auto" the policy where the agent carries one, else Q.
+        compiled: grow the tree in compiled kernels where the rules have them
+            (`boardq.search.fasttree`: the same tree, several times the visits a
+            second); False: the plain tree, in Python (for side-by-side matches).
     """
 
     c_puct: float = 1.0
@@ -71,8 +74,11 @@ class TreeConfig:
     scan_plies: int = 1
     pass_to_end: bool = True
     prior: str = "auto"
+    compiled: bool = True
 
     def __post_init__(self) -> None:
+        if not isinstance(self.compiled, bool):
+            raise ValueError(f"compiled must be true or false, got {self.compiled!r}")
         if self.prior not in PRIORS:
             raise ValueError(f"prior must be one of {', '.join(PRIORS)}, got {self.prior!r}")
         if not isinstance(self.pass_to_end, bool):

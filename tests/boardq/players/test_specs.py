@@ -63,6 +63,16 @@ def test_the_grammar(text, expected):
     assert parse_spec(text) == expected
 
 
+def test_tree_options_set_how_the_tree_grows():
+    spec = parse_spec("tree:400,prior=q,plain:x.npz")
+    assert spec.name == "tree:400,prior=q,plain:x.npz" and spec.path == "x.npz"
+    assert spec.search.visits == 400
+    assert (spec.search.tree.prior, spec.search.tree.compiled) == ("q", False)
+    assert parse_spec("tree:1s,prior=policy").search.tree.prior == "policy"
+    default = parse_spec("tree:1s").search.tree
+    assert (default.prior, default.compiled) == ("auto", True)
+
+
 @pytest.mark.parametrize(
     "text, message",
     [
@@ -78,6 +88,8 @@ def test_the_grammar(text, expected):
         ("tree:0s", "expected seconds > 0 as in tree:0.5s, got '0s'"),
         ("tree:nans", "expected seconds > 0"),
         ("tree", "expected a whole number of visits"),
+        ("tree:1s,fast", "unknown tree option 'fast': expected prior=q, prior=policy, plain"),
+        ("tree:1s,prior=Q", "unknown tree option 'prior=Q'"),
     ],
 )
 def test_bad_specs_say_why(text, message):
@@ -157,3 +169,12 @@ def test_the_tree_search_is_the_evaluated_agents_or_needs_a_path_in_a_league(tmp
     player = factory.make(parse_spec(f"tree:50:{path}"), 0)
     assert player.describe() == "tree search of 50 visits a move"
     assert factory.make(parse_spec(f"tree:0.25s:{path}"), 0).move_time == 0.25
+
+
+def test_tree_plain_is_the_python_tree_where_a_compiled_one_exists(tmp_path):
+    from boardq.search.fasttree import CompiledTree, PlainTree
+
+    path = tiny_agent(tmp_path / "c4.npz", C4)
+    factory = PlayerFactory(C4)
+    assert isinstance(factory.make(parse_spec(f"tree:20:{path}"), 0)._tree, CompiledTree)
+    assert isinstance(factory.make(parse_spec(f"tree:20,plain:{path}"), 0)._tree, PlainTree)
