@@ -23,31 +23,45 @@ __all__ = ["apply", "end_value", "legal", "planes"]
 
 _SIDES = ((-1, 0), (1, 0), (0, -1), (0, 1))
 _CORNERS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+_MET_EMPTY = 1 << 1
+"""`_flood`'s bit of an empty neighbour."""
 
 
 @nb.njit(cache=True)
-def _walk(cells, start, size, stones):
-    """The stones of the group at `start` and whether it has a liberty."""
-    seen = np.zeros(size * size, np.bool_)
+def _flood(cells, start, size, seen, found):
+    """The points of `start`'s colour joined to it, and the values met around them.
+
+    Writes the points into `found` (`start` first) and marks them in `seen`, whose
+    marked points it does not enter; returns how many, and a bit `1 << (v + 1)` set for
+    each value `v` of a neighbour not of that colour (`_MET_EMPTY`: a liberty, for a
+    group of stones; a stone's colour, for an empty region).
+    """
     colour = cells[start]
-    stones[0] = start
+    found[0] = start
     seen[start] = True
-    count, head, free = 1, 0, False
+    count, head, met = 1, 0, 0
     while head < count:
-        point = stones[head]
+        point = found[head]
         head += 1
         row, col = point // size, point % size
         for dr, dc in _SIDES:
             r, c = row + dr, col + dc
             if 0 <= r < size and 0 <= c < size:
                 n = r * size + c
-                if cells[n] == 0:
-                    free = True
-                elif cells[n] == colour and not seen[n]:
+                if cells[n] != colour:
+                    met |= 1 << (cells[n] + 1)
+                elif not seen[n]:
                     seen[n] = True
-                    stones[count] = n
+                    found[count] = n
                     count += 1
-    return count, free
+    return count, met
+
+
+@nb.njit(cache=True)
+def _walk(cells, start, size, stones):
+    """The stones of the group at `start` and whether it has a liberty."""
+    count, met = _flood(cells, start, size, np.zeros(size * size, np.bool_), stones)
+    return count, (met & _MET_EMPTY) != 0
 
 
 @nb.njit(cache=True)
@@ -175,31 +189,14 @@ def _area_margin(pos, size, black):
     for p in range(points):
         margin += pos[p] * black
     seen = np.zeros(points, np.bool_)
-    stack = np.empty(points, np.int64)
+    region = np.empty(points, np.int64)
     for start in range(points):
         if pos[start] != 0 or seen[start]:
             continue
-        seen[start], stack[0], top, borders, region = True, start, 1, 0, 0
-        while top > 0:
-            top -= 1
-            point = stack[top]
-            region += 1
-            row, col = point // size, point % size
-            for dr, dc in _SIDES:
-                r, c = row + dr, col + dc
-                if 0 <= r < size and 0 <= c < size:
-                    n = r * size + c
-                    if pos[n] == 0:
-                        if not seen[n]:
-                            seen[n] = True
-                            stack[top] = n
-                            top += 1
-                    else:
-                        borders |= 1 if pos[n] * black > 0 else 2
-        if borders == 1:
-            margin += region
-        elif borders == 2:
-            margin -= region
+        count, met = _flood(pos, start, size, seen, region)
+        blacks, whites = (met & (1 << (black + 1))) != 0, (met & (1 << (1 - black))) != 0
+        if blacks != whites:  # the region touches one colour alone: its area
+            margin += count if blacks else -count
     return margin
 
 
