@@ -70,7 +70,8 @@ class TrainConfig(ExecutionSettings, EvaluationSettings, TargetSettings):
         group="algorithm",
         check=NOT_NEGATIVE,
         help="self-play games open with k uniformly random legal moves, k drawn for "
-        "each game from 0 to this (0: every move the policy's; docs/strength.md)",
+        "each game from 0 to this (0: every move the policy's; "
+        "docs/results/othello.md#random-openings)",
     )
     reward_lead: float = setting(
         0.0,
@@ -79,14 +80,14 @@ class TrainConfig(ExecutionSettings, EvaluationSettings, TargetSettings):
         help="share of a finished game's reward that is the mover's final lead by the "
         "game's count (Go: the area margin over the board's points; Othello: the discs) "
         "instead of the result: (1 - w) * result + w * lead (0: the result alone; go "
-        "and othello; docs/strength.md)",
+        "and othello; docs/results/go.md#go-paying-the-final-lead)",
     )
     prune_moves: bool = setting(
         False,
         group="algorithm",
         help="leave the game's moves never worth playing out of the legal ones, in "
         "training and in the run's agents at play (go: filling one's own true eye; "
-        "docs/strength.md)",
+        "docs/results/go.md#go-liberty-planes-and-eyes-kept)",
     )
     tau: float = setting(
         0.01, group="algorithm", check=RATE, help="soft target update rate per train step (0..1]"
@@ -121,7 +122,8 @@ class TrainConfig(ExecutionSettings, EvaluationSettings, TargetSettings):
         check=NOT_NEGATIVE,
         help="one game of each actor plays its moves by a tree search of N visits over "
         "the acting network, and the values the search finds for its root's moves "
-        "become targets (0: off; games with rules; docs/strength.md)",
+        "become targets (0: off; games with rules; "
+        "docs/results/training.md#search-in-self-play)",
     )
     pool_share: float = setting(
         0.0,

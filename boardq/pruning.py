@@ -4,7 +4,8 @@ Some legal moves are never worth playing, and a learner that has to find that ou
 itself pays for it in every game. Go's is filling one's own true eye: Tromp-Taylor
 area counts an eye and the stone that fills it alike, so nothing in a game's result
 says not to until a group with two eyes has one and dies. Self-play agents that fill
-their eyes lose every group to a player that does not (GNU Go, docs/strength.md),
+their eyes lose every group to a player that does not (GNU Go: docs/results/go.md,
+"Go: liberty planes and eyes kept"),
 and the games they learn from end with dead groups on both sides.
 
 A game that has such moves declares them (`Game.pruned_moves`: planes [B, ...] -> bool

@@ -34,7 +34,7 @@ class TargetSettings:
         help="where an n-step return stops: plain sums all n moves, exploring ones "
         "included; watkins stops before the first move either player makes that is not "
         "the network's greedy move and bootstraps there (Watkins's Q(lambda) cut at n "
-        "moves; docs/strength.md)",
+        "moves; docs/results/training.md#multi-step-returns-that-stop-at-exploring-moves)",
     )
     td_lambda: float = setting(
         1.0,

@@ -27,8 +27,8 @@ BOARD_GAME = TrainConfig(
     epsilon_decay_transitions=1_500_000,
     budget_minutes=20.0,
     # 32 train steps per compiled call: the learner's ceiling was 1.12-1.18x that of 8
-    # steps on a 2-core EPYC, measured side by side (docs/performance.md); snapshots
-    # for the actors follow once per call.
+    # steps on a 2-core EPYC, measured side by side (docs/results/performance.md, "The
+    # learner against the chip"); snapshots for the actors follow once per call.
     steps_per_call=32,
     eval_every_sec=180.0,
     eval_ladder="random",

@@ -14,7 +14,8 @@ with `--average N`, the mean of the weights of the last N agents the run kept, w
 as RUN/mean-lastN-STEP.npz) against the game's reference opponents, from each seat;
 then the agent is written to `games/GAME/bundled-agent.npz` (package data) with what
 was measured in its header (`info["strength"]`, `info["bundled_from"]`), and the
-figures are printed for docs/games.md. Nothing is shipped that fails a game's `REQUIRED` score.
+figures are printed for docs/results/agents.md. Nothing is shipped that fails a game's
+`REQUIRED` score.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ Every client waits at a barrier, so they all connect at the same moment (or
 `--stagger-ms` apart), starts a session and plays its first legal move until the game
 ends, one new connection per request, as a page without keep-alive would. Prints the
 requests made, the failures by kind (a reset connection, a refused one, a timeout, an
-HTTP error) and the latency percentiles. docs/play.md ("Serving many players") has
-the figures it gave.
+HTTP error) and the latency percentiles. docs/results/performance.md ("Serving many
+players") has the figures it gave.
 """
 
 from __future__ import annotations

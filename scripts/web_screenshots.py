@@ -1,4 +1,4 @@
-"""The pictures of docs/play.md: each game's board in the browser, against its bundled agent.
+"""The pictures of docs/serve.md: each game's board in the browser, against its bundled agent.
 
     python3 scripts/web_screenshots.py docs/images
 

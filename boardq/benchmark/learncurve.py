@@ -9,8 +9,9 @@ of each row. Two curves come from that, with no training replayed:
   positions`: Connect Four's 570 solver-labelled positions), the network alone, its
   minutes read off the metrics at the agent's train step.
 
-Runs side by side at equal wall time make comparable curves (docs/results/learning.md).
-`scripts/learning_curves.py` draws them.
+Runs side by side at equal wall time make comparable curves, as the two of
+docs/results/connect_four.md, "A wider network at equal wall time" (taken by hand,
+before this module). `scripts/learning_curves.py` draws them.
 """
 
 from __future__ import annotations

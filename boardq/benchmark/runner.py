@@ -26,7 +26,7 @@ __all__ = [
     "run_benchmark",
 ]
 
-# The figures this machine must reach (see docs/performance.md): name -> at least.
+# The figures this machine must reach (docs/gpu.md, "Measure it", lists them): name -> at least.
 TARGETS = {
     "collection_vs_naive": 100.0,
     "fed_vs_ceiling": 0.9,

@@ -7,7 +7,7 @@ openings for every cell. Each finished cell is one JSON line in a file,
 so a long measurement can be stopped and carried on: the cells a file holds are not
 played again. A cell that an engine or Ctrl-C stops is written as far as it went (with
 `"stopped"`; the table marks it) and played again, whole, the next time. `table` and
-`plot` turn the lines into docs/strength.md's table and plot.
+`plot` turn the lines into docs/results/strength.md's tables and plots.
 
     python3 scripts/strength_time.py connect_four --agent bundled:connect_four \
         --opponent mcts:10000 --times 0.1,0.3,1,3 --games 10 \

@@ -1,7 +1,7 @@
 """`boardq export`: an agent's greedy Q-network as a SavedModel, a TFLite or an ONNX model.
 
 What the model computes, its inputs and outputs: `boardq.players.export` and
-docs/play.md ("Export"). The agent is a file, a run directory or `bundled:GAME` (the
+docs/export.md. The agent is a file, a run directory or `bundled:GAME` (the
 agent that comes with the install), as `boardq play --agent` takes it. The model is
 written beside the agent file unless `--out` says where, with `OUT.json` describing
 it; a bundled agent's export goes to the current folder (never into the installed

@@ -25,7 +25,8 @@ LADDER_SESSION_NICE = 10
 Connect Four's preset, 5-minute runs alone on 2 cores, one after the other: 447 train
 steps/s with the session at 0, 477 at 19, 482 at 10, the ladder's evaluations ending
 15-20 s later. 10 rather than 19 leaves the ladder a share when other work (a second
-run) keeps the cores busy (docs/performance.md)."""
+run) keeps the cores busy (docs/results/performance.md, "Training at the learner's own
+speed")."""
 _PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal for the child when its parent ends
 
 
@@ -34,11 +35,12 @@ def _lowest_priority() -> None:  # runs in the child before exec, in its new ses
 
     The session's nice is what weighs the child against the run where the kernel groups
     sessions (`boardq.priority`): without it the ladder took as much CPU as the whole
-    run while it played (docs/performance.md). The child dies with the run even if the
-    run is killed. Not the idle scheduling class (SCHED_IDLE): there the ladder runs
-    only on cores no other thread wants, and a run that keeps both cores busy (or two
-    runs side by side) starved it: one evaluation took no score in ten minutes. At nice
-    19 it still yields to the run but makes progress.
+    run while it played (docs/results/performance.md, "Training at the learner's own
+    speed"). The child dies with the run even if the run is killed. Not the idle
+    scheduling class (SCHED_IDLE): there the ladder runs only on cores no other thread
+    wants, and a run that keeps both cores busy (or two runs side by side) starved it:
+    one evaluation took no score in ten minutes. At nice 19 it still yields to the run
+    but makes progress.
     """
     os.nice(LADDER_NICE)
     set_session_nice(LADDER_SESSION_NICE)

@@ -4,8 +4,9 @@ How long the agent may think is the person's choice: a time per move (`MOVE_TIME
 the tree search, `boardq.search.tree_player`), which the page offers, the tree search's visits
 a move (the API's `visits`, `boardq serve --visits`, at most `MAX_VISITS`), or a
 fixed depth (the API's `depth`, `boardq serve --search`), at most `max_depth_of(game)`:
-the deepest depth whose typical move took under about 2 s on a two-core machine
-(docs/play.md has the figures); `SearchSpec.words` says a search for people.
+the deepest depth whose typical move took under about 2 s on a two-core machine (the
+figures: docs/results/performance.md, "The lookahead search: the time a move");
+`SearchSpec.words` says a search for people.
 The agent a game's sessions share is `boardq.players.advisor.SharedAgent`. No HTTP and
 no TensorFlow here.
 """
@@ -28,9 +29,10 @@ MAX_DEPTH = 6
 
 MAX_DEPTHS = {"tictactoe": 6, "connect_four": 6, "othello": 3, "gomoku": 3, "hex": 3, "go": 3}
 """Each game's deepest fixed depth: the deepest whose typical move took under about 2 s
-on two busy cores with the agent that comes with boardq (measured, docs/play.md). One
-deeper took a typical 3.4 s a move in Othello, 2 s in Hex (a tenth of moves over 3.5 s),
-56 s in Gomoku and 20-50 s in Go."""
+on two busy cores with the agent that comes with boardq (measured:
+docs/results/performance.md, "The lookahead search: the time a move"). One deeper took
+a typical 3.4 s a move in Othello, 2 s in Hex (a tenth of moves over 3.5 s), 56 s in
+Gomoku and 20-50 s in Go."""
 
 _OTHER_MAX_DEPTH = 3
 """The deepest fixed depth of a game with rules that `MAX_DEPTHS` does not name."""

@@ -2,8 +2,8 @@
 
 Served by uvicorn (asyncio, h11's strict HTTP/1.1 parsing) with a small ASGI app of
 its own; the routes and their answers are `boardq.web.app`'s. Why uvicorn and
-not the standard library's `ThreadingHTTPServer`, measured: docs/play.md ("Serving
-many players"). What every request meets here, before the app sees it:
+not the standard library's `ThreadingHTTPServer`, measured: docs/results/performance.md
+("Serving many players"). What every request meets here, before the app sees it:
 
 - its Host and, when it changes something, its origin (`boardq.web.guard`):
   400 for a host the server does not answer to, 403 for another site's page;

@@ -20,14 +20,16 @@ PRESET = BOARD_GAME.replace(
     replay_capacity=1_000_000,
     replay_ratio=16.0,
     # Measured side by side: one game in five against the pool and an hour of training
-    # (docs/strength.md) gave the strongest agents against search players.
+    # gave the strongest agents against search players (docs/results/connect_four.md,
+    # "What the presets reach against search players").
     pool_share=0.2,
     budget_minutes=60.0,
     eval_every_sec=120.0,
     eval_ladder="random,winblock,mcts:100",
     # The ladder plays the agent with its values averaged over the mirror, 100 games a
     # seat: the best agent it keeps scored 0.93 / 0.92 against mcts:100 that way over
-    # 1,000 games a seat, 0.89 / 0.88 as the network alone (docs/strength.md).
+    # 1,000 games a seat, 0.89 / 0.88 as the network alone (docs/results/connect_four.md,
+    # "Symmetric values").
     eval_symmetric=True,
     eval_games=100,
     keep_agent_every_sec=120.0,
@@ -36,7 +38,7 @@ PRESET = BOARD_GAME.replace(
     # means that scored 0.965 / 0.912 and 0.969 / 0.922 against mcts:100 over 1,000
     # games a seat, where those runs' best single weights scored 0.928 / 0.923 and
     # 0.955 / 0.875. Two runs of the preset with it: 0.947 / 0.923 and 0.978 / 0.901
-    # (docs/strength.md).
+    # (docs/results/connect_four.md, "Averaged weights").
     eval_average_agents=10,
     network=NetworkConfig(hidden_units=(256, 256)),
 )

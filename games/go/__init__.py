@@ -38,8 +38,8 @@ PRESET = BOARD_GAME.replace(
     game="go",
     # An hour: the preset's hour made 379,712 train steps, and its best agent won 42 of
     # 100 as black with 9 stones against GNU Go level 1 (mean lead -10.4), where the
-    # 20-minute runs' best agents won 0-4 of 20 (docs/strength.md, "Go: an hour of the
-    # preset"); its ladder's engine figure rose over the whole hour.
+    # 20-minute runs' best agents won 0-4 of 20 (docs/results/go.md, "Go: an hour of
+    # the preset"); its ladder's engine figure rose over the whole hour.
     budget_minutes=60.0,
     # 300k transitions of (9, 9, 8) planes twice over take ~440 MB.
     replay_capacity=300_000,
@@ -53,21 +53,23 @@ PRESET = BOARD_GAME.replace(
     # As black the agent takes 9 stones on the ladder (white plays even): even games
     # against GNU Go are lost by the whole board by every agent so far, while with 9
     # stones the agents of 20-minute runs win 0-4 of 20 and lose by 23-88 points, a
-    # measure that tells them apart (docs/strength.md, "Go: liberty planes and eyes kept").
+    # measure that tells them apart (docs/results/go.md, "Go: liberty planes and eyes
+    # kept").
     eval_handicap=9,
     # One run after the other, 20 minutes each: the MLP 512, 256 won 86% / 99% against random (its
     # losses as black: passing back while under the komi); this small convolutional
-    # network, as Gomoku's, 100% / 100% and mcts:50 80% / 100% on the ladder (docs/games.md).
+    # network, as Gomoku's, 100% / 100% and mcts:50 80% / 100% on the ladder
+    # (docs/results/go.md, "The first presets: 20 minutes").
     network=NetworkConfig(conv_filters=(16, 16), hidden_units=(128,)),
     # Half of a finished game's reward is the final area lead over the 81 points: two
     # pairs of 20-minute runs side by side, best agents against mcts:100 (100 games a
     # seat) 0.880 and 0.890 against 0.815 and 0.810, mean lead +47 and +49 against +34
-    # and +35 (docs/strength.md, "Go: paying the final lead").
+    # and +35 (docs/results/go.md, "Go: paying the final lead").
     reward_lead=0.5,
     # No player fills its own true eye (boardq.pruning): two pairs side by side with
     # the preset before it, best agents 0.945 and 0.960 against 0.900 and 0.885 on
     # mcts:100 (100 games a seat), and as black with 9 handicap stones against GNU Go
-    # level 1 a mean lead of -23 and -27 against -88 and -78 (docs/strength.md, "Go:
+    # level 1 a mean lead of -23 and -27 against -88 and -78 (docs/results/go.md, "Go:
     # liberty planes and eyes kept").
     prune_moves=True,
 )

@@ -24,8 +24,8 @@ PRESET = BOARD_GAME.replace(
     eval_ladder="random,winblock,line",
     # Measured side by side, 20 minutes each: a small convolutional network (the same
     # line patterns everywhere on the board) beat the MLP against the line player at a
-    # half of its train steps per second (docs/games.md). An hour, and the best agent
-    # chosen as --symmetric plays it.
+    # half of its train steps per second (docs/results/gomoku.md, "The preset: an
+    # hour"). An hour, and the best agent chosen as --symmetric plays it.
     network=NetworkConfig(conv_filters=(16, 16), hidden_units=(128,)),
     budget_minutes=60.0,
     eval_symmetric=True,

@@ -25,7 +25,8 @@ PRESET = TrainConfig(
     discount=0.95,
     # The TD target assumes the next player errs 1 move in 5 (the actors' final
     # exploration rate): among moves that keep the draw against best play, it prefers
-    # those that give a weaker opponent chances to go wrong (docs/strength.md).
+    # those that give a weaker opponent chances to go wrong (docs/results/tictactoe.md,
+    # "Playing for the opponent's mistakes").
     bootstrap_epsilon=0.2,
     tau=0.01,
     epsilon_start=1.0,
