@@ -5,7 +5,8 @@ Run through TensorFlow it costs a function call's overhead several times its
 arithmetic, and its ops queue on the same executor threads as the learner's train
 step, which then waits behind them. The same arithmetic in numpy runs in the actor's
 own thread, off TensorFlow's threads: on a 2-core Xeon a Connect Four forward pass of
-64 games took 120 us in numpy against 580 us through TensorFlow (docs/performance.md).
+64 games took 120 us in numpy against 580 us through TensorFlow (measured when the
+actors moved off TensorFlow; docs/results/performance.md has the training figures since).
 
 `NumpyQNetwork` mirrors `boardq.dqn.networks.build_q_network` layer by layer (the int8
 planes cast to float32, 3x3 "same" convolutions with ReLU, flatten, dense layers with

@@ -42,8 +42,9 @@ AUTO_MIN_SPEEDUP = 1.5
 """`auto` on a CPU takes bfloat16 when its probe is at least this much faster.
 
 On a 2-core AMD EPYC with AVX512_BF16 the probe read 0.93-1.31x and the learner trained
-no faster in bfloat16 (docs/performance.md): the probe overstates the gain, so only a
-clear one (AMX multiplies bfloat16 at several times float32's rate) switches."""
+no faster in bfloat16 (docs/results/performance.md, "The learner against the chip"):
+the probe overstates the gain, so only a clear one (AMX multiplies bfloat16 at several
+times float32's rate) switches."""
 
 
 @dataclass(frozen=True)

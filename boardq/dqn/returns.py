@@ -3,8 +3,9 @@
 An n-step return sums the rewards of the next n moves before it bootstraps. In
 self-play those moves include exploring moves, of both players, that the greedy
 policy Q-learning evaluates would not make: summed through, the return values a
-position by what a random move later happened to do (docs/strength.md measured
-`--n-step 3` weaker than one step for that). A corrected return stops where the
+position by what a random move later happened to do (docs/results/training.md,
+"Multi-step returns that stop at exploring moves", measured `--n-step 3` weaker than
+one step for that). A corrected return stops where the
 behaviour leaves the target policy and bootstraps there:
 
 - `plain`: never stops early; the uncorrected n-step return.

@@ -7,7 +7,7 @@ arguments) on top of its arithmetic; for the small networks of boardq's presets 
 overhead is most of the call, so the same arithmetic in numpy
 (`boardq.dqn.numpy_net.NumpyQNetwork`, the actors' forward pass, held to the TensorFlow
 network by its tests) returns several times sooner, and the search makes more visits
-in its time (docs/search.md, "Speed").
+in its time (docs/results/search.md, "Speed: `boardq bench GAME`").
 
 `inference` chooses: "numpy", "tensorflow", or "auto": numpy unless TensorFlow sees a
 GPU, where the compiled forward pass runs on it.

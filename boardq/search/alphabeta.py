@@ -109,7 +109,7 @@ class TimedSearch:
 
 
 class SearchPlayer:
-    """A player that searches before it moves; fits `Player` and the play session's `Advisor`.
+    """A player that searches before it moves; fits `Player`.
 
     It searches to a fixed `depth`, or as deep as `move_time` seconds allow (`TimedSearch`).
     `q_values` are the searched values of the moves (every one exact); `act` plays the

@@ -23,7 +23,7 @@ Everywhere else, for both sides, the pass is not searched: while a boundary is o
 a group of the mover's can still be taken, the tree plays on. A board where no empty
 region touches both colours (Go's `settled`) is not enough: the count of two passes
 there takes a group with one eye for alive, and GNU Go with `--capture-all-dead`,
-playing on, took every group the agent had left that way (docs/search.md, "The pass").
+playing on, took every group the agent had left that way (docs/results/search.md, "The pass in Go").
 
 Where the pass is left out, a node's moves are not all the position's: the tree may
 prove such a node won (a move that wins is enough), never drawn or lost

@@ -99,7 +99,7 @@ def _seconds(value: float | None, what: str) -> float | None:
 
 @dataclass
 class TreeSearchPlayer:
-    """A player that grows a search tree before it moves (fits `Player` and `Advisor`).
+    """A player that grows a search tree before it moves (fits `Player`).
 
     Attributes:
         rules: the game's rules.
