@@ -31,12 +31,17 @@ class Outcome(NamedTuple):
         game's count as a share of the most it can be (Go: the area margin with the komi
         over the board's points, within -1..1), else 0; None from games that keep no
         count (`GameBatch.counts_lead` says which do).
+      owner: int8 [M, P] or None: where a game ended, each of its P board points'
+        owner by the game's count, from the mover's view (+1 the mover's, -1 the
+        opponent's, 0 neither), else 0; None from games whose count names no owners
+        (`GameBatch.counts_owners`).
     """
 
     reward: np.ndarray
     done: np.ndarray
     first_mover: np.ndarray
     lead: np.ndarray | None = None
+    owner: np.ndarray | None = None
 
 
 def mover_lead(black_margin: float, first_mover: bool, points: float) -> float:
@@ -59,6 +64,8 @@ class GameBatch(Protocol):
     num_actions: int
     counts_lead: bool = False
     """Whether `step`'s outcomes carry the final lead (`Outcome.lead`)."""
+    counts_owners: bool = False
+    """Whether `step`'s outcomes carry each point's final owner (`Outcome.owner`)."""
 
     def observe(self) -> tuple[np.ndarray, np.ndarray]:
         """The players to move: int8 planes [M, *obs_shape] and bool legal moves [M, A].
@@ -135,6 +142,8 @@ class EnvGames:
       score: black's points minus white's of a finished game's environment (the first
         player is black; `Setup.score`), for `Outcome.lead`; None: no count.
       points: the most a game can be won by, for the lead's scale (the board's points).
+      owners: each point's owner in a finished game's environment, black's view
+        (`Setup.owners`), for `Outcome.owner`; None: not asked for.
     """
 
     def __init__(
@@ -143,11 +152,13 @@ class EnvGames:
         seeds: Sequence[int],
         score: Callable[[Any], float] | None = None,
         points: float = 1.0,
+        owners: Callable[[Any], np.ndarray] | None = None,
     ):
         self.envs = list(envs)
         self.size = len(self.envs)
-        self._score, self._points = score, float(points)
+        self._score, self._points, self._owners = score, float(points), owners
         self.counts_lead = score is not None
+        self.counts_owners = owners is not None
         env0 = self.envs[0]
         agent0 = env0.possible_agents[0]
         self.obs_shape = tuple(env0.observation_space(agent0)["observation"].shape)
@@ -172,6 +183,9 @@ class EnvGames:
         done = np.zeros(self.size, bool)
         first = np.zeros(self.size, bool)
         lead = np.zeros(self.size, np.float32) if self._score is not None else None
+        owner = None
+        if self._owners is not None:
+            owner = np.zeros((self.size, int(self._points)), np.int8)
         for i, (game, action) in enumerate(zip(self._games, actions.tolist(), strict=True)):
             mover = game.agent_selection
             first[i] = mover == game.possible_agents[0]
@@ -181,6 +195,9 @@ class EnvGames:
                 done[i] = True
                 if lead is not None:
                     lead[i] = mover_lead(self._score(game), first[i], self._points)
+                if owner is not None:
+                    black = np.asarray(self._owners(game), np.int8)
+                    owner[i] = black if first[i] else -black
                 game.reset()
             self._set(i, game.observe(game.agent_selection))
-        return Outcome(reward, done, first, lead)
+        return Outcome(reward, done, first, lead, owner)

@@ -84,6 +84,7 @@ class PrunedGames:
         self.obs_shape = games.obs_shape
         self.num_actions = games.num_actions
         self.counts_lead = getattr(games, "counts_lead", False)
+        self.counts_owners = getattr(games, "counts_owners", False)
 
     def observe(self) -> tuple[np.ndarray, np.ndarray]:
         planes, legal = self.games.observe()

@@ -31,6 +31,9 @@ class Setup:
         score: black's points minus white's, komi included, of a finished game's
             environment; None where boardq has no count.
         pass_action: the action that passes, or None.
+        owners: each point's owner by the count of a finished game's environment
+            (int8 [points], +1 black's, -1 white's, 0 neither); None where the count
+            names no owners (training's ownership targets need it).
         handicap: the actions of a fixed handicap of n stones (`handicap[n]`, as GNU
             Go places them), where the game has one (Go).
         variant: the game set up with another komi (`Game.with_komi`: its environments,
@@ -41,6 +44,7 @@ class Setup:
     score: Callable[[Any], float] | None = None
     pass_action: int | None = None
     handicap: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    owners: Callable[[Any], Any] | None = None
     variant: Callable[[float], Any] | None = field(default=None, compare=False)
 
     def handicap_points(self, stones: int, title: str = "this game") -> tuple[int, ...]:

@@ -92,14 +92,22 @@ HANDICAP = {
 
 # GTP's vertices are the board's own labels (A1-J9 without I, row 1 at the bottom).
 GTP = GtpDialect(size=SIZE, letters=TEXT.grid.letters, bottom_up=True, pass_action=_POINTS)
+
+
+def area_owners(env) -> np.ndarray:
+    """Each point's owner on a finished Go env's board (+1 black's, -1 white's, 0 dame)."""
+    return RULES.area_owners(display_board(env))
+
+
 SETUP = Setup(
     komi=KOMI,
     score=area_score,
     pass_action=_POINTS,
+    owners=area_owners,
     handicap={n: tuple(GTP.action(v) for v in points) for n, points in HANDICAP.items()},
     variant=lambda komi: with_komi(komi),  # defined below, with the game
 )
-"""Go's count (area with every stone alive, komi for white) and handicap stones."""
+"""Go's count (area with every stone alive, komi for white; each point's owner) and handicap."""
 
 
 def spiel_go(size: int, komi: float) -> OpenSpielGame:

@@ -16,7 +16,7 @@ import numpy as np
 
 from boardq_games.go.planes import held_around
 
-__all__ = ["area", "regions", "settled"]
+__all__ = ["area", "owners", "regions", "settled"]
 
 
 def regions(
@@ -47,6 +47,22 @@ def area(cells: list[int], near: Sequence[tuple[int, ...]]) -> dict[int, int]:
         if len(borders) == 1:
             counted[borders.pop()] += len(region)
     return counted
+
+
+def owners(cells: list[int], near: Sequence[tuple[int, ...]]) -> list[int]:
+    """Each point's owner by the count (+1, -1, or 0 for no one's).
+
+    A stone is its colour's; an empty point the colour's that alone borders its
+    region, else no one's (dame: a region that touches both colours, or none). The sum
+    over the points is the +1 colour's area minus the -1 colour's (`area`).
+    """
+    out = list(cells)
+    for region, borders in regions(cells, near):
+        if len(borders) == 1:
+            colour = borders.pop()
+            for point in region:
+                out[point] = colour
+    return out
 
 
 def settled(board: np.ndarray, size: int, near: Sequence[tuple[int, ...]]) -> bool:

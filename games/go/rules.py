@@ -295,6 +295,16 @@ class GoRules:
         counted = count.area(cells, self._near)
         return float(counted[1] - counted[-1] - self.komi)
 
+    def area_owners(self, board: np.ndarray) -> np.ndarray:
+        """Each point's owner by `area_margin`'s count: int8 [N * N], +1 black, -1 white, 0 dame.
+
+        Its sum is `area_margin` before the komi (`boardq_games.go.count.owners`).
+        """
+        cells = np.asarray(board).reshape(-1).tolist()
+        if len(cells) != self.points:
+            raise ValueError(f"expected {self.points} points, got {len(cells)}")
+        return np.asarray(count.owners(cells, self._near), np.int8)
+
     def settled(self, position: np.ndarray) -> bool:
         """Whether both colours have stones and every empty region touches one colour only.
 

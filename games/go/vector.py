@@ -16,8 +16,8 @@ group's liberties (the distinct empty points next to it), and from it:
   captured one stone and every neighbour of its point was the opponent's, that stone's
   point is the ko point for the next move (MiniGo's rule).
 
-Two passes in a row end a game; it is counted by area (`GoRules.area_margin`) and
-restarted.
+Two passes in a row end a game; it is counted by area (`GoRules.area_owners`: each
+point's owner, whose sum less the komi is `GoRules.area_margin`) and restarted.
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ class GoVector:
 
     counts_lead = True
     """Outcomes carry the mover's area margin over the board's points (`Outcome.lead`)."""
+    counts_owners = True
+    """Outcomes carry each point's final owner, the mover's view (`Outcome.owner`)."""
 
     def __init__(self, num_games: int, size: int = 9, komi: float = 7.5):
         if num_games < 1:
@@ -124,15 +126,18 @@ class GoVector:
         done = self._passes >= 2
         reward = np.zeros(self.size, np.float32)
         lead = np.zeros(self.size, np.float32)
+        owner = np.zeros((self.size, self._points), np.int8)
         for game in np.flatnonzero(done).tolist():
-            margin = self._counter.area_margin(self._board[game, : self._points])
+            black = self._counter.area_owners(self._board[game, : self._points])
+            margin = float(int(black.sum()) - self._counter.komi)  # area_margin, one walk
             reward[game] = 1.0 if (margin > 0) == first[game] else -1.0  # a tie is white's
             lead[game] = mover_lead(margin, first[game], self._points)
+            owner[game] = black if first[game] else -black
         self._colour = -self._colour
         if done.any():
             self._restart(np.flatnonzero(done))
         self._update()
-        return Outcome(reward, done, first, lead)
+        return Outcome(reward, done, first, lead, owner)
 
     def _place(self, games: np.ndarray, points: np.ndarray) -> None:
         """Puts the mover's stone on `points[k]` in game `games[k]` and takes what it captures."""

@@ -79,3 +79,22 @@ def test_the_count_is_unchanged_by_the_move_of_the_regions_into_their_module():
     assert RULES.area_margin(board(WALLS)) == 27 - 54 - 7.5
     # The open B-F counts for nobody; H-J is white's.
     assert RULES.area_margin(board(["X.....O.."] * 9)) == 9 - 27 - 7.5
+
+
+def test_each_points_owner_on_a_finished_board_checked_by_hand():
+    """Black A-C and a stone at G5 in white's area; white on D. The stone counts (no stone
+    is dead in this count), so the empty E-J touches both colours: dame."""
+    rows = WALLS[:4] + ["..XO..X.."] + WALLS[5:]
+    owners = RULES.area_owners(board(rows)).reshape(9, 9)
+    assert owners[0, 0] == owners[8, 1] == 1  # black's empty A and B
+    assert owners[0, 2] == owners[4, 6] == 1  # black's stones, G5's too
+    assert owners[0, 3] == owners[8, 3] == -1  # white's stones on D
+    assert owners[0, 4] == owners[4, 5] == owners[8, 8] == 0  # dame
+    assert (owners[:, :3] == 1).all() and (owners[:, 3] == -1).all()
+    assert owners.sum() == 28 - 9 == RULES.area_margin(board(rows)) + 7.5
+    # Walls: A-C black's, D-J white's; an open region between the colours is dame.
+    walls = RULES.area_owners(board(WALLS)).reshape(9, 9)
+    assert (walls[:, :3] == 1).all() and (walls[:, 3:] == -1).all()
+    open_middle = RULES.area_owners(board(["X.....O.."] * 9)).reshape(9, 9)
+    assert (open_middle[:, 0] == 1).all() and (open_middle[:, 1:6] == 0).all()
+    assert (open_middle[:, 6:] == -1).all()
