@@ -39,8 +39,18 @@ class Symmetry:
         self.action_map = np.asarray(action_map, np.int64)
         self.inverse_map = np.argsort(self.action_map)
 
-    def apply(self, batch: dict[str, np.ndarray], rows: np.ndarray) -> None:
-        """Replaces rows of a sampled batch by their images, in place."""
+    def apply(
+        self, batch: dict[str, np.ndarray], rows: np.ndarray, point_columns: Sequence[str] = ()
+    ) -> None:
+        """Replaces rows of a sampled batch by their images, in place.
+
+        `point_columns` hold one value per cell of the planes ([B, H * W], row by row):
+        their values move with the cells.
+        """
+        for key in point_columns:
+            values = batch[key][rows]
+            cells = values.reshape(len(rows), *batch["obs"].shape[1:3], 1)
+            batch[key][rows] = self.planes(cells).reshape(values.shape)
         batch["obs"][rows] = self.planes(batch["obs"][rows])
         batch["next_obs"][rows] = self.planes(batch["next_obs"][rows])
         batch["action"][rows] = self.action_map[batch["action"][rows]]
@@ -96,16 +106,22 @@ def board_symmetries(
 
 
 def augment(
-    batch: dict[str, np.ndarray], symmetries: Sequence[Symmetry], rng: np.random.Generator
+    batch: dict[str, np.ndarray],
+    symmetries: Sequence[Symmetry],
+    rng: np.random.Generator,
+    point_columns: Sequence[str] = (),
 ) -> dict[str, np.ndarray]:
-    """Maps each sampled transition through one of the symmetries, chosen uniformly."""
+    """Maps each sampled transition through one of the symmetries, chosen uniformly.
+
+    `point_columns` as `Symmetry.apply` takes them.
+    """
     if len(symmetries) <= 1:
         return batch
     choice = rng.integers(0, len(symmetries), len(batch["action"]))
     for k, sym in enumerate(symmetries):
         rows = np.flatnonzero(choice == k)
         if rows.size:
-            sym.apply(batch, rows)
+            sym.apply(batch, rows, point_columns)
     return batch
 
 
@@ -121,24 +137,34 @@ class PermutationAugment:
     Args:
       symmetries: the symmetries, as given to `augment` (identity first).
       obs_shape: shape of one observation.
+      point_columns: as `augment` takes them.
 
     Raises:
       ValueError: a symmetry's `planes` is not a permutation of cells (use `augment`).
     """
 
-    def __init__(self, symmetries: Sequence[Symmetry], obs_shape: Sequence[int]):
+    def __init__(
+        self,
+        symmetries: Sequence[Symmetry],
+        obs_shape: Sequence[int],
+        point_columns: Sequence[str] = (),
+    ):
         self.obs_shape = tuple(int(d) for d in obs_shape)
         self.size = len(symmetries)
+        self.point_columns = tuple(point_columns)
         cells = int(np.prod(self.obs_shape))
         grid = np.arange(cells, dtype=np.int64).reshape(1, *self.obs_shape)
-        perms = []
+        points = np.arange(cells // self.obs_shape[-1]).reshape(1, *self.obs_shape[:-1], 1)
+        perms, point_perms = [], []
         for sym in symmetries:
             perm = np.asarray(sym.planes(grid)).reshape(-1)
             if perm.shape != (cells,) or not np.array_equal(np.sort(perm), grid.reshape(-1)):
                 raise ValueError("a symmetry's planes are not a permutation of the cells")
             perms.append(perm)
+            point_perms.append(np.asarray(sym.planes(points)).reshape(-1))
         # image.flat[j] = original.flat[plane_index[k, j]] for symmetry k.
         self.plane_index = np.stack(perms).astype(np.intp)  # [K, H*W*C]
+        self.point_index = np.stack(point_perms).astype(np.intp)  # [K, H*W]
         self.action_map = np.stack([s.action_map for s in symmetries])  # [K, A]
         self.mask_index = np.stack([s.inverse_map for s in symmetries])  # [K, A]
         # Rows drawn for an identity (the first symmetry, by convention) keep their cells.
@@ -148,11 +174,11 @@ class PermutationAugment:
 
     @classmethod
     def try_build(
-        cls, symmetries: Sequence[Symmetry], obs_shape: Sequence[int]
+        cls, symmetries: Sequence[Symmetry], obs_shape: Sequence[int], point_columns=()
     ) -> PermutationAugment | None:
         """The fast path, or None where it does not apply (then use `augment`)."""
         try:
-            return cls(symmetries, obs_shape)
+            return cls(symmetries, obs_shape, point_columns)
         except ValueError:
             return None
 
@@ -168,12 +194,13 @@ class PermutationAugment:
         # symmetry's one permutation (the identity's rows stay as they are): about
         # half the time of one gather through a [B, H*W*C] index built per batch.
         groups = [(k, np.flatnonzero(choice == k)) for k in self._moved]
-        for key in ("obs", "next_obs"):
+        keys = [(key, self.plane_index) for key in ("obs", "next_obs")]
+        for key, index in keys + [(key, self.point_index) for key in self.point_columns]:
             planes = np.ascontiguousarray(batch[key])
             flat = planes.reshape(n, -1)
             for k, rows in groups:
                 if rows.size:
-                    flat[rows] = flat.take(rows, axis=0).take(self.plane_index[k], axis=1)
+                    flat[rows] = flat.take(rows, axis=0).take(index[k], axis=1)
             batch[key] = planes
         action = batch["action"]
         actions = self.action_map.shape[1]
@@ -187,16 +214,16 @@ class PermutationAugment:
 
 
 def make_augmenter(
-    symmetries: Sequence[Symmetry], obs_shape: Sequence[int]
+    symmetries: Sequence[Symmetry], obs_shape: Sequence[int], point_columns: Sequence[str] = ()
 ) -> Callable[[dict[str, np.ndarray], np.random.Generator], dict[str, np.ndarray]]:
     """The augmentation for these symmetries.
 
     The permutation fast path where it applies, `augment` otherwise, nothing for one
-    symmetry or none.
+    symmetry or none. `point_columns` as `augment` takes them.
     """
     if len(symmetries) <= 1:
         return lambda batch, rng: batch
-    fast = PermutationAugment.try_build(symmetries, obs_shape)
+    fast = PermutationAugment.try_build(symmetries, obs_shape, point_columns)
     if fast is not None:
         return fast
-    return lambda batch, rng: augment(batch, symmetries, rng)
+    return lambda batch, rng: augment(batch, symmetries, rng, point_columns)

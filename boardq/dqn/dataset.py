@@ -44,6 +44,8 @@ class ReplayFeed:
       symmetries: board symmetries for augmentation (empty: none).
       batches_per_element: K, the batches in each element (the learner's
         `steps_per_call`).
+      point_columns: columns of one value a board point, which the symmetries move
+        as they move the planes' cells (`boardq.dqn.ownership.POINT_COLUMNS`).
 
     `ended` is True once a generator call returned because `stop` was set (not while
     it is suspended at a `yield`).
@@ -60,6 +62,7 @@ class ReplayFeed:
         symmetries: Sequence[Symmetry] = (),
         poll_sec: float = 0.05,
         batches_per_element: int = 1,
+        point_columns: Sequence[str] = (),
     ):
         if batches_per_element < 1:
             raise ValueError("batches_per_element must be >= 1")
@@ -74,7 +77,7 @@ class ReplayFeed:
         self.rng = np.random.default_rng(seed)  # a checkpoint keeps its state
         self.batches = 0
         self.ended = False
-        self._augment = make_augmenter(self.symmetries, ring.obs_shape)
+        self._augment = make_augmenter(self.symmetries, ring.obs_shape, point_columns)
 
     def drain(self) -> int:
         """Moves every chunk waiting in the queue into the ring; returns how many."""

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from boardq.dqn.transitions import empty_columns
+from boardq.dqn.transitions import SCHEMA, Column, empty_columns
 
 __all__ = ["RateLimiter", "ReplayRing", "RingSnapshot"]
 
@@ -21,13 +21,22 @@ class ReplayRing:
     Boards are int8 and masks bool, so a Connect Four transition takes under 200
     bytes. Only one thread writes and samples (the dataset generator); others may
     read `size` and `added`, and one at a time may read a `snapshot` while the ring
-    goes on being written.
+    goes on being written. Its columns are `SCHEMA`'s, or those of a schema extended
+    from it (`columns`).
     """
 
-    def __init__(self, capacity: int, obs_shape: Sequence[int], num_actions: int):
+    def __init__(
+        self,
+        capacity: int,
+        obs_shape: Sequence[int],
+        num_actions: int,
+        columns: Sequence[Column] = SCHEMA,
+    ):
         self.capacity = int(capacity)
         self.obs_shape = tuple(obs_shape)
-        self._data = empty_columns(self.capacity, obs_shape, num_actions)
+        self._data = empty_columns(self.capacity, obs_shape, num_actions, columns)
+        self.columns = tuple(self._data)
+        """The names of the columns, in the schema's order."""
         self._next = 0
         self.size = 0
         self.added = 0

@@ -35,6 +35,7 @@ from boardq.dqn.lambda_returns import LambdaReturn
 
 __all__ = [
     "FIELDS",
+    "MOVE_TAGS",
     "SCHEMA",
     "Column",
     "NStepBatch",
@@ -55,7 +56,8 @@ class Column:
     Attributes:
       name: the key in chunks, batches and tensor signatures.
       dtype: the compact numpy dtype it is stored and fed in.
-      per_row: "obs" (the observation's shape), "actions" ([num_actions]) or "scalar".
+      per_row: "obs" (the observation's shape), "actions" ([num_actions]), "points"
+        ([H * W], a value per cell of the planes, row by row) or "scalar".
       doc: what it holds.
     """
 
@@ -66,6 +68,8 @@ class Column:
 
     def shape(self, obs_shape: Sequence[int], num_actions: int) -> tuple[int, ...]:
         """The shape of one row of this column."""
+        if self.per_row == "points":
+            return (int(np.prod(obs_shape[:-1])),)
         return {"obs": tuple(obs_shape), "actions": (int(num_actions),), "scalar": ()}[self.per_row]
 
 
@@ -78,20 +82,24 @@ SCHEMA: tuple[Column, ...] = (
     Column("next_mask", np.bool_, "actions", "legal moves there (none at the end)"),
 )
 FIELDS = tuple(c.name for c in SCHEMA)
+MOVE_TAGS = ("game", "ply")
+"""What `NStepBatch(tag_moves=True)` adds to its chunks: each row's game, and its move's ply."""
 
 
 def column_shapes(
-    obs_shape: Sequence[int], num_actions: int
+    obs_shape: Sequence[int], num_actions: int, columns: Sequence[Column] = SCHEMA
 ) -> dict[str, tuple[tuple[int, ...], type]]:
-    """Each column's (row shape, dtype)."""
-    return {c.name: (c.shape(obs_shape, num_actions), c.dtype) for c in SCHEMA}
+    """Each column's (row shape, dtype), of `SCHEMA` or a schema extended from it."""
+    return {c.name: (c.shape(obs_shape, num_actions), c.dtype) for c in columns}
 
 
-def empty_columns(n: int, obs_shape: Sequence[int], num_actions: int) -> Chunk:
+def empty_columns(
+    n: int, obs_shape: Sequence[int], num_actions: int, columns: Sequence[Column] = SCHEMA
+) -> Chunk:
     """Zeroed column arrays for n transitions."""
     return {
         name: np.zeros((n, *shape), dtype)
-        for name, (shape, dtype) in column_shapes(obs_shape, num_actions).items()
+        for name, (shape, dtype) in column_shapes(obs_shape, num_actions, columns).items()
     }
 
 
@@ -193,6 +201,8 @@ class NStepBatch:
       obs_shape, num_actions: of the game.
       trace: the weights of the return (`boardq.dqn.lambda_returns`; default: the plain
         n-step return, lambda 1).
+      tag_moves: chunks also carry `MOVE_TAGS`: each row's game (int64) and its move's
+        ply in that game (`record`'s `ply`), for targets known when the game ends.
     """
 
     def __init__(
@@ -203,10 +213,12 @@ class NStepBatch:
         obs_shape,
         num_actions: int,
         trace: LambdaReturn | None = None,
+        tag_moves: bool = False,
     ):
         if n_step < 1:
             raise ValueError("n_step must be >= 1")
         self._n, self._gamma, self._m = n_step, float(discount), num_games
+        self._ply = np.zeros((n_step, num_games), np.int64) if tag_moves else None
         self._trace = trace if trace is not None else LambdaReturn(1.0, discount)
         self._value = np.zeros((n_step, num_games), np.float64)  # V(s) of each recorded move
         self._obs_shape, self._num_actions = tuple(obs_shape), num_actions
@@ -217,17 +229,24 @@ class NStepBatch:
         self._t = 0  # steps so far; the newest move sits in slot t % n
 
     def record(
-        self, obs: np.ndarray, actions: np.ndarray, values: np.ndarray | None = None
+        self,
+        obs: np.ndarray,
+        actions: np.ndarray,
+        values: np.ndarray | None = None,
+        ply: np.ndarray | None = None,
     ) -> None:
         """The movers' planes [M, ...] (copied) and their moves [M], before stepping.
 
-        `values` [M] are the positions' values for a lambda-return (`trace.values`).
+        `values` [M] are the positions' values for a lambda-return (`trace.values`);
+        `ply` [M] the moves' plies in their games (needed with `tag_moves`).
         """
         slot = self._t % self._n
         self._obs[slot] = obs
         self._action[slot] = actions
         if values is not None:
             self._value[slot] = values
+        if self._ply is not None:
+            self._ply[slot] = ply
 
     def cut(self, games: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> Chunk:
         """Closes every open move of the games `games`, bootstrapping from them now.
@@ -247,9 +266,7 @@ class NStepBatch:
                 break
             parts.append(self._emit(r, age, obs[r], mask[r]))
         self._open[rows] = 0
-        if not parts:
-            return empty_columns(0, self._obs_shape, self._num_actions)
-        return {k: np.concatenate([p[k] for p in parts]) for k in FIELDS}
+        return self._joined(parts)
 
     def close(
         self, reward: np.ndarray, done: np.ndarray, next_obs: np.ndarray, next_mask: np.ndarray
@@ -282,9 +299,15 @@ class NStepBatch:
             parts.append(self._emit(rows, age, np.zeros(shape, np.int8), none, terminal=True))
         self._open[full] -= 1
         self._open[ended] = 0
-        if not parts:
-            return empty_columns(0, self._obs_shape, self._num_actions)
-        return {k: np.concatenate([p[k] for p in parts]) for k in FIELDS}
+        return self._joined(parts)
+
+    def _joined(self, parts: list[Chunk]) -> Chunk:
+        if parts:
+            return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        empty = empty_columns(0, self._obs_shape, self._num_actions)
+        return empty | (
+            {k: np.zeros(0, np.int64) for k in MOVE_TAGS} if self._ply is not None else {}
+        )
 
     def _emit(self, rows, age: int, next_obs, next_mask, terminal: bool = False) -> Chunk:
         """Transitions of games `rows` from the move `age` steps before the newest."""
@@ -297,7 +320,7 @@ class NStepBatch:
             if k and self._trace.uses_values:  # the lambda-return's V(s_{start+k})
                 g += value_w[k] * self._value[(start + k) % self._n, rows]
         discount = 0.0 if terminal else tail
-        return {
+        out = {
             "obs": self._obs[start, rows],
             "action": self._action[start, rows],
             "reward": g.astype(np.float32),
@@ -305,3 +328,6 @@ class NStepBatch:
             "next_obs": np.asarray(next_obs, np.int8),
             "next_mask": np.asarray(next_mask, bool),
         }
+        if self._ply is not None:
+            out |= {"game": np.asarray(rows, np.int64), "ply": self._ply[start, rows]}
+        return out
