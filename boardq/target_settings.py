@@ -1,7 +1,8 @@
 """The settings of what the learner's targets are.
 
-Returns, their discount and trace, and the regularized policy a policy head learns
-(`NetworkConfig.policy_head`). Part of the "algorithm" group. `TrainConfig` extends
+Returns, their discount and trace, the regularized policy a policy head learns
+(`NetworkConfig.policy_head`), and the auxiliary targets of a finished game's count
+(`ownership_targets`). Part of the "algorithm" group. `TrainConfig` extends
 this class, so they are fields of the one flat record that the command line,
 config.json and the presets share.
 """
@@ -66,4 +67,26 @@ class TargetSettings:
         check=NOT_NEGATIVE,
         help="weight beta of the reverse KL to the previous policy in pi' (with "
         "--policy-head; KLENT's 0.1; 0: pi' = softmax(Q / alpha))",
+    )
+    ownership_targets: bool = setting(
+        False,
+        group="algorithm",
+        help="train the network's torso also towards each point's final owner and the "
+        "final area lead of the game a position is from, by two heads beside the Q head "
+        "that play and agent files leave out (KataGo's auxiliary targets; go only; "
+        "boardq.dqn.ownership)",
+    )
+    ownership_weight: float = setting(
+        1.5,
+        group="algorithm",
+        check=NOT_NEGATIVE,
+        help="weight of the ownership head's loss, the mean over the board's points of "
+        "0.5 (owner - prediction)^2 (with --ownership-targets; KataGo's 1.5)",
+    )
+    score_weight: float = setting(
+        0.5,
+        group="algorithm",
+        check=NOT_NEGATIVE,
+        help="weight of the score head's loss, 0.5 (lead - prediction)^2, the lead the "
+        "mover's final area margin over the board's points (with --ownership-targets)",
     )

@@ -19,6 +19,7 @@ import numpy as np
 from boardq.dqn.coordination import put_until_stopped
 from boardq.dqn.lambda_returns import LambdaReturn
 from boardq.dqn.openings import NoOpenings, Openings
+from boardq.dqn.ownership import NoOwnership, Ownership
 from boardq.dqn.returns import Plain, Returns
 from boardq.dqn.rewards import Results, Rewards
 from boardq.dqn.sampling import EpsilonGreedy, Play
@@ -32,6 +33,9 @@ ActFn = Callable[[np.ndarray], tuple[np.ndarray, int]]
 
 class MoveSearch(Protocol):
     """Moves of some games chosen by a search (`boardq.search.selfplay.SearchMoves`)."""
+
+    row: int
+    """The searched game's row in the batch (its targets are that game's transitions)."""
 
     def choose(
         self, obs: np.ndarray, mask: np.ndarray, q: np.ndarray, ply: np.ndarray
@@ -118,6 +122,9 @@ class Actor:
       pool: plays a share of the games against past snapshots (None: pure self-play).
         In a pool game the past snapshot takes one seat, alternating game by game;
         every move, either side's, is a transition like any other.
+      ownership: what happens to closed transitions before they are queued
+        (`boardq.dqn.ownership`; default: queued at once; with ownership targets, held
+        until their game ends and labelled then).
     """
 
     def __init__(
@@ -138,6 +145,7 @@ class Actor:
         search: MoveSearch | None = None,
         trace: LambdaReturn | None = None,
         play: Play | None = None,
+        ownership: Ownership | None = None,
     ):
         self.games = games
         self.name = name
@@ -148,8 +156,16 @@ class Actor:
         self.rng = np.random.default_rng(seed)  # a checkpoint keeps its state
         self._trace = trace if trace is not None else LambdaReturn(1.0, discount)
         self._play = play if play is not None else EpsilonGreedy()
+        self._ownership = ownership if ownership is not None else NoOwnership()
+        self._tags = self._ownership.tags_moves
         self._nstep = NStepBatch(
-            n_step, discount, games.size, games.obs_shape, games.num_actions, self._trace
+            n_step,
+            discount,
+            games.size,
+            games.obs_shape,
+            games.num_actions,
+            self._trace,
+            tag_moves=self._tags,
         )
         self._returns = returns if returns is not None and n_step > 1 else Plain()
         self._openings = openings if openings is not None else NoOpenings()
@@ -163,7 +179,11 @@ class Actor:
         self._pool_seat = (np.arange(m) % 2).astype(np.int64)  # the past snapshot's seat
 
     def step(self) -> dict[str, np.ndarray]:
-        """One move in every game; returns the transitions that closed, as columns."""
+        """One move in every game; returns the transitions to queue, as columns.
+
+        Those that closed with the move; with ownership targets, those of the games
+        the move ended.
+        """
         obs, mask = self.games.observe()
         t0 = time.perf_counter()
         out, version = self._act_fn(obs)
@@ -182,7 +202,8 @@ class Actor:
         actions = self._openings.moves(actions, mask, self._ply, self.rng)
         cuts = self._returns.cuts(newest, mask, actions)
         cut = None if cuts is None else self._nstep.cut(cuts, obs, mask)
-        self._nstep.record(obs, actions, self._trace.values(newest, mask))
+        ply = self._ply if self._tags else None
+        self._nstep.record(obs, actions, self._trace.values(newest, mask), ply)
         outcome = self.games.step(actions)
         next_obs, next_mask = self.games.observe()
         reward = self._rewards.rewards(outcome)
@@ -190,7 +211,11 @@ class Actor:
         if cut is not None and len(cut["action"]):
             chunk = {k: np.concatenate([cut[k], chunk[k]]) for k in chunk}
         if targets is not None and len(targets["action"]):
+            if self._tags:  # the searched game's position before this move
+                row, n = self.search.row, len(targets["action"])
+                targets = targets | {"game": np.full(n, row), "ply": np.full(n, self._ply[row])}
             chunk = {k: np.concatenate([chunk[k], targets[k]]) for k in chunk}
+        chunk = self._ownership.hold(chunk, outcome, self._ply)
         self._count_results(outcome)
         self._ply += 1
         self._ply[outcome.done] = 0

@@ -22,6 +22,13 @@ from boardq.dqn.collection import Collection, LocalCollection, moves_in_flight
 from boardq.dqn.lambda_returns import make_lambda_return
 from boardq.dqn.learner_loop import LearnerLoop, Source
 from boardq.dqn.openings import make_openings
+from boardq.dqn.ownership import (
+    POINT_COLUMNS,
+    batch_columns,
+    check_ownership,
+    held_moves,
+    make_ownership,
+)
 from boardq.dqn.replay import RateLimiter, ReplayRing
 from boardq.dqn.returns import make_returns
 from boardq.dqn.rewards import check_lead, make_rewards
@@ -53,8 +60,11 @@ class Builder:
     """
 
     def __init__(self, config: TrainConfig, game: Game, search: Callable | None = None):
+        check_ownership(config.ownership_targets, game)
         self.config = config
         self.game = game
+        self.columns = batch_columns(config.ownership_targets)
+        """The replay's columns (`SCHEMA`, and the ownership targets' with that lever)."""
         self._search = search
         self._inference: tuple[str, str] | None = None
 
@@ -71,9 +81,10 @@ class Builder:
         else:
             rng = np.random.default_rng(seed)
             envs = [self.game.make_env() for _ in range(count)]
-            score = self.game.setup.score
+            setup, seeds = self.game.setup, rng.integers(0, 2**31, count)
             points = self.game.num_actions - 1  # the board's points, beside the pass
-            games = EnvGames(envs, rng.integers(0, 2**31, count), score=score, points=points)
+            owners = setup.owners if self.config.ownership_targets else None
+            games = EnvGames(envs, seeds, score=setup.score, points=points, owners=owners)
         check_lead(self.config.reward_lead, games, self.game.name)
         check_pruning(self.config.prune_moves, self.game)
         if self.config.prune_moves:
@@ -169,6 +180,7 @@ class Builder:
                     play=self.make_play(),
                     openings=make_openings(cfg.opening_plies, cfg.games_per_thread),
                     rewards=make_rewards(cfg.reward_lead),
+                    ownership=make_ownership(cfg.ownership_targets, cfg.games_per_thread),
                     seed=seed,
                     admit=admit,
                     name=f"actor-{process}-{i}" if process else f"actor-{i}",
@@ -229,12 +241,15 @@ class Builder:
         (a step of every game of every thread; with actor processes, every request in
         flight), times the ratio, and for a few of the learner's elements
         (`steps_per_call` batches each), so neither side can wait for the other forever.
+        With ownership targets, also for the moves of games not finished yet, which the
+        actors hold back (`boardq.dqn.ownership.held_moves`).
         """
         cfg = self.config
-        if cfg.actor_processes:
-            slack = moves_in_flight(cfg)
-        else:
-            slack = cfg.actor_threads * cfg.games_per_thread
+        games = cfg.actor_threads * cfg.games_per_thread
+        slack = moves_in_flight(cfg) if cfg.actor_processes else games
+        if cfg.ownership_targets:
+            held = games * max(1, cfg.actor_processes)
+            slack += held_moves(held, int(np.prod(self.game.obs_shape[:-1])))
         return cfg.replay_ratio * slack + (cfg.steps_per_call + 4) * cfg.batch_size
 
     def make_queue(self) -> queue.Queue:
@@ -244,7 +259,8 @@ class Builder:
     def make_replay(self, warmup: int | None = None) -> tuple[ReplayRing, RateLimiter]:
         """The replay ring and the rate limiter that holds the replay ratio."""
         cfg = self.config
-        ring = ReplayRing(cfg.replay_capacity, self.game.obs_shape, self.game.num_actions)
+        game = self.game
+        ring = ReplayRing(cfg.replay_capacity, game.obs_shape, game.num_actions, self.columns)
         warmup = cfg.warmup_transitions if warmup is None else warmup
         return ring, RateLimiter(cfg.replay_ratio, warmup, self.replay_tolerance())
 
@@ -264,6 +280,7 @@ class Builder:
             cfg.seed,
             self.game.symmetries if cfg.augment_symmetries else (),
             batches_per_element=cfg.steps_per_call,
+            point_columns=[c for c in POINT_COLUMNS if c in ring.columns],
         )
 
     def make_dataset_iterator(self, feed: ReplayFeed, learner: Learner) -> Iterator:

@@ -10,6 +10,8 @@ import tensorflow as tf
 from boardq.config import TrainConfig
 from boardq.dqn.models import build_models, tensor_specs
 from boardq.dqn.networks import QFunction, build_q_network
+from boardq.dqn.ownership import batch_columns
+from boardq.dqn.ownership_heads import make_heads
 from boardq.dqn.policy_head import make_loss
 from boardq.dqn.precision import FLOAT32, Precision
 from boardq.dqn.snapshot import Snapshot, SnapshotBox, SnapshotPool
@@ -48,9 +50,16 @@ class Learner:
         self.obs_shape = tuple(obs_shape)
         self.num_actions = num_actions
         self.precision = precision or FLOAT32
+        # The ownership and score heads (`ownership_targets`), on the online network's
+        # torso, or None.
+        self.heads = make_heads(config, obs_shape)
         self.online, self.target, self.optimizer = build_models(
-            config, obs_shape, num_actions, self.precision
+            config, obs_shape, num_actions, self.precision, self.heads
         )
+        self.trainable = list(self.online.trainable_variables)
+        """What the gradients change: the online network's variables, then the heads'."""
+        if self.heads is not None:
+            self.trainable += self.heads.trainable_variables
         self.step = tf.Variable(0, dtype=tf.int64, name="train_step", trainable=False)
         # The actors act in float32 whatever the learner computes in, as agent files
         # play: a float32 copy of the network's layers reads the snapshots.
@@ -58,7 +67,8 @@ class Learner:
         if self.precision.name != "float32":
             acting = build_q_network(obs_shape, num_actions, config.network, "acting")
         self.q_function = QFunction(acting)
-        self.spec = tensor_specs([config.batch_size], obs_shape, num_actions)
+        columns = batch_columns(config.ownership_targets)
+        self.spec = tensor_specs([config.batch_size], obs_shape, num_actions, columns)
         self._train_step = tf.function(
             self._train_step_impl,
             input_signature=[self.spec],
@@ -66,7 +76,7 @@ class Learner:
         )
         # What `train` takes from its iterator: `steps_per_call` batches, stacked.
         self.element_spec = tensor_specs(
-            [config.steps_per_call, config.batch_size], obs_shape, num_actions
+            [config.steps_per_call, config.batch_size], obs_shape, num_actions, columns
         )
         self._steps_spec = tf.TensorSpec([], tf.int32)
         self._train_from = tf.function(self._train_from_impl)
@@ -76,8 +86,11 @@ class Learner:
         self._step_counts: dict[int, tf.Tensor] = {}
         self.snapshots = SnapshotBox(self.make_snapshot())
         self.pool = pool  # past snapshots for the opponent pool, or None
-        # Double DQN's loss, or with a policy head that plus the policy's (one choice).
+        # Double DQN's loss, or with a policy head that plus the policy's (one choice);
+        # with ownership targets, plus the heads' losses.
         self._loss = make_loss(config, num_actions)
+        if self.heads is not None:
+            self._loss = self.heads.loss(self._loss)
 
     # -- the write path -------------------------------------------------------
     def _gradients(self, batch):
@@ -94,7 +107,7 @@ class Learner:
             columns = {key: [value] for key, value in batch.items()}
         else:
             columns = {key: tf.split(value, splits) for key, value in batch.items()}
-        variables = self.online.trainable_variables
+        variables = self.trainable
         losses, taken, errors, extras, grads = [], [], [], [], None
         for i in range(splits):
             with tf.GradientTape() as tape:
@@ -120,7 +133,7 @@ class Learner:
 
     def _train_step_impl(self, batch):
         loss, q_taken, td_error, grads, extra = self._gradients(batch)
-        variables = self.online.trainable_variables
+        variables = self.trainable
         grad_norm = tf.linalg.global_norm(grads)
         if self.precision.loss_scaling:  # the true gradient's norm; apply_gradients unscales
             grad_norm = grad_norm / tf.cast(self.optimizer.dynamic_scale, grad_norm.dtype)
@@ -132,7 +145,7 @@ class Learner:
             "q_mean": tf.reduce_mean(q_taken),
             "td_abs": tf.reduce_mean(tf.abs(td_error)),
             "grad_norm": grad_norm,
-            **extra,  # the loss's own metrics (a policy head's)
+            **extra,  # the loss's own metrics (a policy head's, the ownership heads')
         }
 
     def _update_target(self) -> None:
@@ -258,9 +271,11 @@ class Learner:
 
     def checkpoint_objects(self) -> dict:
         """What a checkpoint must hold to resume this learner exactly."""
+        heads = self.heads.checkpoint_objects() if self.heads is not None else {}
         return {
             "online": self.online,
             "target": self.target,
             "optimizer": self.optimizer,
             "step": self.step,
+            **heads,
         }

@@ -9,6 +9,7 @@ machine, `build_models` makes the online and target networks and Adam, and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import keras
 import tensorflow as tf
@@ -17,7 +18,10 @@ from boardq.config import TrainConfig
 from boardq.dqn.chip import detect_chip
 from boardq.dqn.networks import build_q_network, layer_gemms
 from boardq.dqn.precision import FLOAT32, Precision, resolve_precision
-from boardq.dqn.transitions import column_shapes
+from boardq.dqn.transitions import SCHEMA, Column, column_shapes
+
+if TYPE_CHECKING:
+    from boardq.dqn.ownership_heads import OwnershipHeads
 
 __all__ = ["build_models", "configure_threads", "learner_precision", "tensor_specs"]
 
@@ -39,15 +43,19 @@ def configure_threads(config: TrainConfig) -> bool:
 
 
 def tensor_specs(
-    batch_dims: Sequence[int], obs_shape: Sequence[int], num_actions: int
+    batch_dims: Sequence[int],
+    obs_shape: Sequence[int],
+    num_actions: int,
+    columns: Sequence[Column] = SCHEMA,
 ) -> dict[str, tf.TensorSpec]:
     """Tensor specs of the batch schema (`transitions.SCHEMA`) with leading `batch_dims`.
 
-    [B] for one batch, [K, B] for an element of K batches.
+    [B] for one batch, [K, B] for an element of K batches; `columns` a schema extended
+    from `SCHEMA`.
     """
     return {
         name: tf.TensorSpec([*batch_dims, *shape], tf.as_dtype(dtype))
-        for name, (shape, dtype) in column_shapes(obs_shape, num_actions).items()
+        for name, (shape, dtype) in column_shapes(obs_shape, num_actions, columns).items()
     }
 
 
@@ -56,13 +64,15 @@ def build_models(
     obs_shape: Sequence[int],
     num_actions: int,
     precision: Precision | None = None,
+    heads: OwnershipHeads | None = None,
 ) -> tuple[keras.Model, keras.Model, keras.optimizers.Optimizer]:
     """Online and target networks (same weights) and a built Adam optimizer.
 
     The networks compute in `precision` (default float32) with float32 weights; for
     float16 the optimizer scales the loss (`keras.optimizers.LossScaleOptimizer`).
     The optimizer is built before any restore, or a checkpoint's slots are silently
-    dropped.
+    dropped. `heads` (ownership targets) are put on the online network's torso and
+    the optimizer is built over their variables too, after the online network's.
     """
     policy = precision.policy if precision is not None else "float32"
     keras.utils.set_random_seed(config.seed)
@@ -74,7 +84,8 @@ def build_models(
     )
     if precision is not None and precision.loss_scaling:
         optimizer = keras.optimizers.LossScaleOptimizer(optimizer)
-    optimizer.build(online.trainable_variables)
+    extra = heads.attach(online) if heads is not None else []
+    optimizer.build([*online.trainable_variables, *extra])
     return online, target, optimizer
 
 

@@ -10,7 +10,7 @@ import tensorflow as tf
 
 from boardq.config import NetworkConfig
 
-__all__ = ["QFunction", "build_q_network", "layer_gemms", "train_step_flops"]
+__all__ = ["QFunction", "build_q_network", "layer_gemms", "torso_features", "train_step_flops"]
 
 
 def build_q_network(
@@ -65,6 +65,16 @@ def build_q_network(
         logits = keras.layers.Dense(num_actions, name="policy", dtype="float32")(x)
         q = keras.layers.Concatenate(name="heads", dtype="float32")([q, logits])
     return keras.Model(inputs, q, name=name)
+
+
+def torso_features(model: keras.Model):
+    """The symbolic output of a `build_q_network` model's torso: what its Q head reads.
+
+    The last hidden layer's activations (the flattened planes without one), shared by
+    every head; a model built on them with the same input shares the torso's weights.
+    """
+    head = "value" if any(layer.name == "value" for layer in model.layers) else "q_values"
+    return model.get_layer(head).input
 
 
 def layer_gemms(model: keras.Model, batch_size: int) -> list[tuple[str, int, int, int]]:

@@ -25,7 +25,6 @@ from boardq.dqn.dataset import ReplayFeed
 from boardq.dqn.replay import RateLimiter, ReplayRing
 from boardq.dqn.replay_file import ReplayFileError
 from boardq.dqn.snapshot import Snapshot, SnapshotPool
-from boardq.dqn.transitions import FIELDS
 from boardq.training.checkpoint_replay import REPLAY_PREFIX, WITHOUT_REPLAY_HINT, Extras
 from boardq.training.ladder import Ladder
 from boardq.training.run_state import Restored
@@ -133,14 +132,21 @@ def apply(restored: Restored, parts: Parts, config: TrainConfig) -> dict[str, An
 
 
 def _fill(reader, ring: ReplayRing) -> None:
-    """The ring's rows from the file, oldest first, one part in memory at a time."""
-    names = [REPLAY_PREFIX + f for f in FIELDS]
+    """The ring's rows from the file, oldest first, one part in memory at a time.
+
+    The ring's columns are what the run needs (`SCHEMA`'s, and more with ownership
+    targets): a file without one of them is refused; a column the ring has not (a
+    lever turned off since) is left out.
+    """
+    names = [REPLAY_PREFIX + f for f in ring.columns]
     missing = [n for n in names if n not in reader.arrays]
-    if len(missing) == len(names):
+    saved = [n for n in reader.arrays if n.startswith(REPLAY_PREFIX)]
+    if not saved:
         return  # an empty replay was saved
     if missing:
         raise ReplayFileError(f"replay file {reader.path} lacks {', '.join(missing)}")
     total = reader.shape(names[0])[0]
     for name, start, rows in reader.parts(REPLAY_PREFIX):
-        ring.restore_rows(name[len(REPLAY_PREFIX) :], start, rows, total)
+        if name in names:
+            ring.restore_rows(name[len(REPLAY_PREFIX) :], start, rows, total)
     ring.restored(total)

@@ -119,6 +119,12 @@ class RunState:
             raise RunDirError(f"{self.run_dir} has no checkpoint to resume from")
         try:
             names = {name.split("/")[0] for name, _ in tf.train.list_variables(str(latest))}
+            heads = self._learner.heads
+            if heads is not None and not set(heads.checkpoint_objects()) <= names:
+                raise RunDirError(
+                    f"checkpoint {latest} was saved without ownership targets: resume with "
+                    "--ownership-targets false"
+                )
             # A checkpoint of an earlier boardq has no token (and no replay file).
             has_token = _TOKEN in names
             objects = {**self._objects, **({_TOKEN: self._token} if has_token else {})}

@@ -24,6 +24,7 @@ from boardq.config import TrainConfig
 from boardq.dqn.builder import Builder
 from boardq.dqn.coordination import CoordStop
 from boardq.dqn.dataset import run_to_end
+from boardq.dqn.ownership import check_ownership
 from boardq.dqn.policies import linear_epsilon
 from boardq.errors import RunDirError
 from boardq.game import Game
@@ -73,6 +74,7 @@ class Trainer:
             check_symmetric(game, "eval_symmetric")
         check_handicap(config, game)
         check_visits(config, game)
+        check_ownership(config.ownership_targets, game)
         if config.actor_processes:
             check_address(config.ray_address)
         self.resume_dir = Path(resume_dir) if resume_dir else None

@@ -33,6 +33,11 @@ from cli_runs import FAST, boardq, command_lines, one_line_error, run_dir, start
         (["train", "tictactoe", "--resume-without-replay"], 1, ["goes with --resume"]),
         (["train", "go", "--reward-lead", "1.5"], 1, ["reward_lead must be in [0, 1]"]),
         (["train", "tictactoe", "--reward-lead", "0.5"], 1, ["reward_lead needs", "tictactoe"]),
+        (
+            ["train", "connect_four", "--ownership-targets", "true"],
+            1,
+            ["ownership_targets needs", "connect_four"],
+        ),
     ],
 )
 def test_bad_input_is_one_clear_line(args, code, words):

@@ -239,3 +239,37 @@ def test_a_checkpoint_of_another_network_is_refused_in_one_line_that_says_why(
     assert message.startswith(f"checkpoint {latest} does not fit this game and network: ")
     assert "shape (18, 32)" in message and "shape (18, 16)" in message  # TensorFlow's reason
     assert "\n" not in message
+
+
+def test_a_replay_with_ownership_columns_fills_rings_with_and_without_them(tmp_path):
+    """A run resumed with ownership targets turned off leaves their columns out; one
+    turned on refuses a replay saved without them (`_fill`)."""
+    from boardq.dqn.ownership import batch_columns
+    from boardq.dqn.replay import ReplayRing
+    from boardq.dqn.replay_file import ReplayFileError
+    from boardq.dqn.transitions import SCHEMA, empty_columns
+    from boardq.training.checkpoint_replay import REPLAY_PREFIX
+    from boardq.training.resume import _fill
+
+    go = get_game("go")
+    shapes = (go.obs_shape, go.num_actions)
+
+    def saved(columns, path):
+        rows = empty_columns(5, *shapes, columns)
+        rows["action"][:] = np.arange(5)
+        with ReplayFileWriter(path) as out:
+            for key, column in rows.items():
+                out.write(REPLAY_PREFIX + key, column)
+            out.close({})
+        return path
+
+    with_targets = saved(batch_columns(True), tmp_path / "with.replay")
+    ring = ReplayRing(10, *shapes, SCHEMA)
+    with ReplayFileReader(with_targets) as reader:
+        _fill(reader, ring)
+    assert ring.size == 5 and ring.columns == tuple(c.name for c in SCHEMA)
+    np.testing.assert_array_equal(_rows(ring)["action"], np.arange(5))
+    without = saved(SCHEMA, tmp_path / "without.replay")
+    ring = ReplayRing(10, *shapes, batch_columns(True))
+    with ReplayFileReader(without) as reader, pytest.raises(ReplayFileError, match="ownership"):
+        _fill(reader, ring)
