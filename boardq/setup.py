@@ -33,7 +33,8 @@ class Setup:
         pass_action: the action that passes, or None.
         owners: each point's owner by the count of a finished game's environment
             (int8 [points], +1 black's, -1 white's, 0 neither); None where the count
-            names no owners (training's ownership targets need it).
+            names no owners. Training's ownership targets need it, and the game's
+            vectorized rules, if any, to take `owners=True` (`Outcome.owner`).
         handicap: the actions of a fixed handicap of n stones (`handicap[n]`, as GNU
             Go places them), where the game has one (Go).
         variant: the game set up with another komi (`Game.with_komi`: its environments,

@@ -77,7 +77,8 @@ class Builder:
     def make_games(self, count: int, seed: int) -> GameBatch:
         """`count` games: the game's vectorized rules if it has them and they are on."""
         if self.config.vectorized and self.game.vector is not None:
-            games = self.game.vector(count)
+            owners = {"owners": True} if self.config.ownership_targets else {}
+            games = self.game.vector(count, **owners)
         else:
             rng = np.random.default_rng(seed)
             envs = [self.game.make_env() for _ in range(count)]

@@ -16,8 +16,9 @@ group's liberties (the distinct empty points next to it), and from it:
   captured one stone and every neighbour of its point was the opponent's, that stone's
   point is the ko point for the next move (MiniGo's rule).
 
-Two passes in a row end a game; it is counted by area (`GoRules.area_owners`: each
-point's owner, whose sum less the komi is `GoRules.area_margin`) and restarted.
+Two passes in a row end a game; it is counted by area (`GoRules.area_margin`; with
+`owners`, `GoRules.area_owners`, each point's owner, whose sum less the komi is the
+same margin) and restarted.
 """
 
 from __future__ import annotations
@@ -61,17 +62,18 @@ class GoVector:
       num_games: the number of games stepped together.
       size: the board's side.
       komi: points added to white's area.
+      owners: outcomes carry each point's final owner, the mover's view
+        (`Outcome.owner`, for ownership targets; `counts_owners`).
     """
 
     counts_lead = True
     """Outcomes carry the mover's area margin over the board's points (`Outcome.lead`)."""
-    counts_owners = True
-    """Outcomes carry each point's final owner, the mover's view (`Outcome.owner`)."""
 
-    def __init__(self, num_games: int, size: int = 9, komi: float = 7.5):
+    def __init__(self, num_games: int, size: int = 9, komi: float = 7.5, owners: bool = False):
         if num_games < 1:
             raise ValueError(f"num_games must be at least 1, got {num_games}")
         self.size = int(num_games)
+        self.counts_owners = bool(owners)
         self.board_size = int(size)
         self._points = points = self.board_size * self.board_size
         self.obs_shape = (self.board_size, self.board_size, PLANES)
@@ -126,13 +128,17 @@ class GoVector:
         done = self._passes >= 2
         reward = np.zeros(self.size, np.float32)
         lead = np.zeros(self.size, np.float32)
-        owner = np.zeros((self.size, self._points), np.int8)
+        owner = np.zeros((self.size, self._points), np.int8) if self.counts_owners else None
         for game in np.flatnonzero(done).tolist():
-            black = self._counter.area_owners(self._board[game, : self._points])
-            margin = float(int(black.sum()) - self._counter.komi)  # area_margin, one walk
+            board = self._board[game, : self._points]
+            if owner is None:
+                margin = self._counter.area_margin(board)
+            else:  # the same count, walked once
+                black = self._counter.area_owners(board)
+                margin = float(int(black.sum()) - self._counter.komi)
+                owner[game] = black if first[game] else -black
             reward[game] = 1.0 if (margin > 0) == first[game] else -1.0  # a tie is white's
             lead[game] = mover_lead(margin, first[game], self._points)
-            owner[game] = black if first[game] else -black
         self._colour = -self._colour
         if done.any():
             self._restart(np.flatnonzero(done))

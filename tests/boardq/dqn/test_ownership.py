@@ -43,7 +43,7 @@ def _go_envs(count: int) -> EnvGames:
 
 @pytest.mark.parametrize("vectorized", [True, False])
 def test_a_known_go_game_ends_with_each_points_owner_and_the_lead(vectorized):
-    games = GO.vector(2) if vectorized else _go_envs(2)
+    games = GO.vector(2, owners=True) if vectorized else _go_envs(2)
     assert games.counts_owners
     outcomes = [games.step(np.full(2, move)) for move in MOVES]
     assert all(not o.owner.any() and not o.done.any() for o in outcomes[:-1])
@@ -123,6 +123,8 @@ def test_the_actor_labels_a_games_transitions_when_it_ends_and_changes_nothing_e
 
 
 def test_without_the_lever_nothing_is_held_or_added():
+    assert not GO.vector(2).counts_owners
+    assert GO.vector(2).step(np.full(2, PASS)).owner is None
     hold = make_ownership(False, 4)
     chunk = empty_columns(3, GO.obs_shape, GO.num_actions)
     assert hold.hold(chunk, None, np.zeros(4)) is chunk and not hold.tags_moves
