@@ -123,6 +123,20 @@ class PrunedRules:
         planes = self.planes_from_board(position)
         return pruned_mask(self._pruned, planes[None], legal[None])[0]
 
+    def board_from_planes(self, planes: np.ndarray, legal: np.ndarray | None = None):
+        """The rules' position of `planes`, whose legal moves `legal` may leave pruned ones out.
+
+        The actors' games offer the pruned moves (`PrunedGames`): the rules read a ko from
+        the legal moves' gaps, so the pruned ones that the rules allow are put back first
+        (a pruned point is the mover's own eye, never a ko point).
+        """
+        if legal is None:
+            return self.rules.board_from_planes(planes)
+        legal = np.asarray(legal, bool)
+        unpruned = self.rules.legal_mask(self.rules.board_from_planes(planes))
+        back = np.asarray(self._pruned(np.asarray(planes)[None]), bool)[0] & unpruned
+        return self.rules.board_from_planes(planes, legal | back)
+
     def planes_from_board(self, position) -> np.ndarray:
         """The rules' planes of `position` (read-only: shared by every caller)."""
         if not isinstance(position, np.ndarray):

@@ -10,6 +10,7 @@ from boardq.config import TrainConfig
 from boardq.pruning import PrunedGames, PrunedRules, check_pruning, pruned_mask
 from boardq.settings import ConfigError
 from boardq_games.go.planes import own_eyes
+from boardq_games.go.rules import KO
 
 GO = get_game("go")
 
@@ -154,3 +155,27 @@ def test_pruned_rules_compute_a_positions_planes_once_and_by_its_contents(monkey
         rules.planes_from_board(changed), GO.rules.planes_from_board(changed)
     )
     assert len(rules._planes) == 8
+
+
+def test_a_search_reads_a_position_from_the_actors_pruned_legal_moves_with_its_ko():
+    """Self-play's searched game gives the tree the actor's legal moves, own eyes left
+    out; the rules read a ko from the legal moves' gaps, so the eyes are put back."""
+    rules = GO.rules
+    searched = PrunedRules(rules, own_eyes)
+    rng = np.random.default_rng(3)
+    eyes = kos = 0
+    for _ in range(12):
+        board = rules.start()
+        for _ in range(int(rng.integers(40, 160))):
+            legal = rules.legal_mask(board)
+            if rules.winner(board) != 0 or rules.is_full(board):
+                break
+            planes = rules.planes_from_board(board)
+            offered = pruned_mask(own_eyes, planes[None], legal[None])[0]
+            eyes += int((legal & ~offered).any())
+            kos += int(board[KO] >= 0)
+            read = searched.board_from_planes(planes, offered)
+            assert np.array_equal(read, rules.board_from_planes(planes, legal))
+            moves = np.flatnonzero(legal[:-1]) if legal[:-1].any() else [rules.pass_action]
+            board = rules.apply(board, int(rng.choice(moves)))
+    assert eyes > 20 and kos > 0, (eyes, kos)  # own eyes left out; kos read back
