@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from boardq.benchmark import learncurve
 
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     except (BoardqError, ValueError, OSError) as e:
         print(f"learning_curves.py: {e}", file=sys.stderr)
         return 1
-    figure = f"share of {args.positions}" if args.positions else args.ladder
+    figure = f"share of {Path(args.positions).stem}" if args.positions else args.ladder
     with open(f"{args.out}.json", "w") as f:
         json.dump({"game": game.name, "figure": figure, "curves": curves}, f, indent=1)
     print(f"| run | points | last (minutes, {figure}) | best |")
