@@ -31,7 +31,6 @@ from __future__ import annotations
 import inspect
 import sys
 import time
-import traceback
 from collections.abc import Callable, Mapping
 from io import StringIO
 from typing import TextIO
@@ -174,12 +173,8 @@ class AgentEngine(GameKeeping):
             return out.getvalue()
         try:
             return format_response(command.id, True, self.execute(command))
-        except GtpError as e:
-            return format_response(command.id, False, str(e))
         except Exception as e:  # a bug must not end a GUI's game: say it, go on
-            print(f"boardq gtp: {command.name} failed:", file=self.log)
-            traceback.print_exc(file=self.log)
-            return format_response(command.id, False, f"internal error: {e}")
+            return format_response(command.id, False, gtp_stream.refusal(self, command, e))
 
     def execute(self, command: Command) -> str:
         """The answer's text to a command; GtpError for `? message`."""

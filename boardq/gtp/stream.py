@@ -19,7 +19,7 @@ from typing import TextIO
 from boardq.gtp.analysis import ANALYSE_COMMANDS, info_line, parse_request, shown
 from boardq.gtp.protocol import Command, GtpSyntaxError, format_response
 
-__all__ = ["Lines", "run", "stream"]
+__all__ = ["Lines", "refusal", "run", "stream"]
 
 _NOTHING = object()
 SLICE_SECONDS = 0.05
@@ -110,7 +110,7 @@ def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
         request = parse_request(command.name, command.args)
         observation = engine.analysed(request.seat)
     except Exception as e:
-        refuse(_refusal(engine, command, e))
+        refuse(refusal(engine, command, e))
         return
     floats = request.style.floats
 
@@ -126,7 +126,7 @@ def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
         try:
             vertex = engine.generate(request.seat)
         except Exception as e:
-            refuse(_refusal(engine, command, e))
+            refuse(refusal(engine, command, e))
             return
         write(f"={ident}\n")
         try:  # the tree that chose the move, grown one batch more (or the network's view)
@@ -161,7 +161,7 @@ def stream(engine, command: Command, out: TextIO, lines: Lines | None) -> None:
     write("\n")
 
 
-def _refusal(engine, command: Command, error: Exception) -> str:
+def refusal(engine, command: Command, error: Exception) -> str:
     """The message of `? message` for `error`, raised before `=` was written.
 
     A bad argument is a syntax error, the engine's own error says its message, and
