@@ -23,7 +23,8 @@ from boardq.dqn.coordination import put_until_stopped
 from boardq.dqn.losses import td_loss
 from boardq.dqn.models import build_models, tensor_specs
 from boardq.dqn.policies import epsilon_greedy
-from boardq.dqn.transitions import FIELDS, NStepBuilder
+from boardq.dqn.schema import FIELDS
+from boardq.dqn.transitions import NStepBuilder
 from boardq.game import Game
 
 __all__ = ["naive_collection", "naive_learning"]

@@ -85,7 +85,7 @@ def td_loss(
     Args:
       online: the online network, planes [B, ...] -> Q-values [B, A].
       target: the target network, likewise.
-      batch: the columns of `boardq.dqn.transitions.SCHEMA`.
+      batch: the columns of `boardq.dqn.schema.SCHEMA`.
       huber_delta: the Huber loss threshold.
       bootstrap_epsilon: the share of random moves the target assumes of the next
         player (`double_q_target`).

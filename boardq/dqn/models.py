@@ -18,7 +18,7 @@ from boardq.config import TrainConfig
 from boardq.dqn.chip import detect_chip
 from boardq.dqn.networks import build_q_network, layer_gemms
 from boardq.dqn.precision import FLOAT32, Precision, resolve_precision
-from boardq.dqn.transitions import SCHEMA, Column, column_shapes
+from boardq.dqn.schema import SCHEMA, Column, column_shapes
 
 if TYPE_CHECKING:
     from boardq.dqn.ownership_heads import OwnershipHeads

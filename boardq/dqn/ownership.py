@@ -39,7 +39,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from boardq.dqn.transitions import MOVE_TAGS, SCHEMA, Column
+from boardq.dqn.schema import SCHEMA, Column
+from boardq.dqn.transitions import MOVE_TAGS
 from boardq.gamebatch import Outcome
 from boardq.settings import ConfigError
 

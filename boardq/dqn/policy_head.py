@@ -124,7 +124,7 @@ def td_policy_loss(
     Args:
       online: the online two-headed network, planes [B, ...] -> [B, 2A].
       target: the target network, likewise.
-      batch: the columns of `boardq.dqn.transitions.SCHEMA`.
+      batch: the columns of `boardq.dqn.schema.SCHEMA`.
       huber_delta: the Huber loss threshold.
       bootstrap_epsilon: as `boardq.dqn.losses.td_loss`.
       num_actions: A.

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from boardq.dqn.transitions import SCHEMA, Column, empty_columns
+from boardq.dqn.schema import SCHEMA, Column, empty_columns
 
 __all__ = ["RateLimiter", "ReplayRing", "RingSnapshot"]
 

@@ -1,4 +1,4 @@
-"""Turn bookkeeping for alternating two-player games and the batch schema (numpy only).
+"""Turn bookkeeping for alternating two-player games (numpy only).
 
 boardq uses the negamax form: the state after a move is the *opponent's* state, seen
 from the opponent's side (PettingZoo observes for the player to move), so the value
@@ -16,11 +16,9 @@ lambda^(n-1) (-gamma)^n (`boardq.dqn.lambda_returns`).
 A win earns +1 at the winning move; the loser's -1 arrives through the bootstrap
 (the opponent's best move from the next state wins).
 
-`SCHEMA` is the one description of a transition's columns (name, dtype, shape): the
-replay ring, chunks, the learner's tensor signatures and the naive baseline all derive
-theirs from it. `NStepBatch` is the bookkeeping the actors use (all games of a batch at
-once); `NStepBuilder` is the same rule for one game, the plain reference it is tested
-against.
+`NStepBatch` is the bookkeeping the actors use (all games of a batch at once);
+`NStepBuilder` is the same rule for one game, the plain reference it is tested against.
+Both close transitions into the columns of the batch schema (`boardq.dqn.schema`).
 """
 
 from __future__ import annotations
@@ -32,75 +30,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from boardq.dqn.lambda_returns import LambdaReturn
+from boardq.dqn.schema import FIELDS, SCHEMA, Chunk, empty_columns
 
 __all__ = [
-    "FIELDS",
     "MOVE_TAGS",
-    "SCHEMA",
-    "Column",
     "NStepBatch",
     "NStepBuilder",
     "Transition",
-    "column_shapes",
-    "empty_columns",
     "stack_transitions",
 ]
 
-Chunk = dict[str, np.ndarray]
-
-
-@dataclass(frozen=True)
-class Column:
-    """One column of a batch of transitions.
-
-    Attributes:
-      name: the key in chunks, batches and tensor signatures.
-      dtype: the compact numpy dtype it is stored and fed in.
-      per_row: "obs" (the observation's shape), "actions" ([num_actions]), "points"
-        ([H * W], a value per cell of the planes, row by row) or "scalar".
-      doc: what it holds.
-    """
-
-    name: str
-    dtype: type
-    per_row: str
-    doc: str
-
-    def shape(self, obs_shape: Sequence[int], num_actions: int) -> tuple[int, ...]:
-        """The shape of one row of this column."""
-        if self.per_row == "points":
-            return (int(np.prod(obs_shape[:-1])),)
-        return {"obs": tuple(obs_shape), "actions": (int(num_actions),), "scalar": ()}[self.per_row]
-
-
-SCHEMA: tuple[Column, ...] = (
-    Column("obs", np.int8, "obs", "planes of the mover's view before its move"),
-    Column("action", np.int16, "scalar", "the move"),
-    Column("reward", np.float32, "scalar", "the n-step negamax return G (lambda-weighted)"),
-    Column("discount", np.float32, "scalar", "(-gamma)^n, or 0 if the game ended"),
-    Column("next_obs", np.int8, "obs", "planes of the player to move n moves later"),
-    Column("next_mask", np.bool_, "actions", "legal moves there (none at the end)"),
-)
-FIELDS = tuple(c.name for c in SCHEMA)
 MOVE_TAGS = ("game", "ply")
 """What `NStepBatch(tag_moves=True)` adds to its chunks: each row's game, and its move's ply."""
-
-
-def column_shapes(
-    obs_shape: Sequence[int], num_actions: int, columns: Sequence[Column] = SCHEMA
-) -> dict[str, tuple[tuple[int, ...], type]]:
-    """Each column's (row shape, dtype), of `SCHEMA` or a schema extended from it."""
-    return {c.name: (c.shape(obs_shape, num_actions), c.dtype) for c in columns}
-
-
-def empty_columns(
-    n: int, obs_shape: Sequence[int], num_actions: int, columns: Sequence[Column] = SCHEMA
-) -> Chunk:
-    """Zeroed column arrays for n transitions."""
-    return {
-        name: np.zeros((n, *shape), dtype)
-        for name, (shape, dtype) in column_shapes(obs_shape, num_actions, columns).items()
-    }
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from boardq.dqn.transitions import Chunk, empty_columns
+from boardq.dqn.schema import Chunk, empty_columns
 from boardq.search.spec import SearchSpec, build_player, searched_rules
 from boardq.settings import ConfigError
 

@@ -7,7 +7,7 @@ import numpy as np
 import pettingzoo
 import pytest
 
-from boardq.dqn.transitions import FIELDS, empty_columns
+from boardq.dqn.schema import FIELDS, empty_columns
 from boardq.symmetry import (
     DIHEDRAL,
     HALF_TURN,

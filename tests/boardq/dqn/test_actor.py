@@ -17,7 +17,8 @@ import pytest
 
 from boardq.dqn.actor import Actor
 from boardq.dqn.policies import epsilon_greedy
-from boardq.dqn.transitions import FIELDS, NStepBuilder, stack_transitions
+from boardq.dqn.schema import FIELDS
+from boardq.dqn.transitions import NStepBuilder, stack_transitions
 from boardq.gamebatch import EnvGames
 from boardq_games import get_game
 

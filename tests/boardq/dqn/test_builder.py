@@ -8,7 +8,7 @@ import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from boardq.dqn.builder import Builder
-from boardq.dqn.transitions import FIELDS
+from boardq.dqn.schema import FIELDS
 from boardq.gamebatch import EnvGames
 from boardq_games import get_game
 

@@ -10,7 +10,7 @@ import pytest
 
 from boardq.dqn.dataset import ReplayFeed
 from boardq.dqn.replay import RateLimiter, ReplayRing
-from boardq.dqn.transitions import FIELDS
+from boardq.dqn.schema import FIELDS
 from boardq.symmetry import Symmetry, augment
 from boardq_games import get_game
 

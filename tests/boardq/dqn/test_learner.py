@@ -11,8 +11,8 @@ import pytest
 import tensorflow as tf
 
 from boardq.dqn.learner import Learner
+from boardq.dqn.schema import FIELDS
 from boardq.dqn.snapshot import SnapshotPool
-from boardq.dqn.transitions import FIELDS
 from boardq_games import get_game
 
 

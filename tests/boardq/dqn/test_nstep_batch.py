@@ -5,13 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from boardq.dqn.transitions import (
-    FIELDS,
-    NStepBatch,
-    NStepBuilder,
-    empty_columns,
-    stack_transitions,
-)
+from boardq.dqn.schema import FIELDS, empty_columns
+from boardq.dqn.transitions import NStepBatch, NStepBuilder, stack_transitions
 
 GAMMA = 0.9
 

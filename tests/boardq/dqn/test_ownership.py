@@ -11,7 +11,7 @@ import pytest
 from boardq.config import ConfigError
 from boardq.dqn.builder import Builder
 from boardq.dqn.ownership import batch_columns, make_ownership, mover_targets
-from boardq.dqn.transitions import FIELDS, SCHEMA, empty_columns
+from boardq.dqn.schema import FIELDS, SCHEMA, empty_columns
 from boardq.gamebatch import EnvGames
 from boardq.symmetry import PermutationAugment, augment
 from boardq_games import get_game

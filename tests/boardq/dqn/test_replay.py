@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from boardq.dqn.replay import RateLimiter, ReplayRing
-from boardq.dqn.transitions import FIELDS, empty_columns
+from boardq.dqn.schema import FIELDS, empty_columns
 
 
 def chunk(start, n, obs_shape=(3, 3, 2), num_actions=9):

@@ -7,14 +7,8 @@ import pettingzoo
 import pytest
 
 from boardq.dqn.actor import Actor
-from boardq.dqn.transitions import (
-    FIELDS,
-    SCHEMA,
-    NStepBuilder,
-    Transition,
-    empty_columns,
-    stack_transitions,
-)
+from boardq.dqn.schema import FIELDS, SCHEMA, empty_columns
+from boardq.dqn.transitions import NStepBuilder, Transition, stack_transitions
 from boardq.gamebatch import EnvGames
 
 GAMMA = 0.9

@@ -247,7 +247,7 @@ def test_a_replay_with_ownership_columns_fills_rings_with_and_without_them(tmp_p
     from boardq.dqn.ownership import batch_columns
     from boardq.dqn.replay import ReplayRing
     from boardq.dqn.replay_file import ReplayFileError
-    from boardq.dqn.transitions import SCHEMA, empty_columns
+    from boardq.dqn.schema import SCHEMA, empty_columns
     from boardq.training.checkpoint_replay import REPLAY_PREFIX
     from boardq.training.resume import _fill
 
