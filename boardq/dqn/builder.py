@@ -2,10 +2,11 @@
 
 `Builder` (acme's Builder is the model) makes the actors, the queue, the replay and its
 rate limiter, the input pipeline, the learner and its loop, and the snapshot-reading
-act function, for one game and one `TrainConfig`. `Trainer` composes these parts and
-runs them; every benchmark stage builds the parts it measures with the same calls, so
-the benchmark measures the code that trains. Actor processes (`boardq.training.remote`) build
-their actors with it too.
+act function (what the actors act with: `boardq.dqn.acting`), for one game and one
+`TrainConfig`. `Trainer` composes these parts and runs them; every benchmark stage
+builds the parts it measures with the same calls, so the benchmark measures the code
+that trains. Actor processes (`boardq.training.remote`) build their actors with it
+too.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from boardq.config import TrainConfig
-from boardq.dqn.actor import ActFn, Actor, MoveSearch, PoolOpponent
+from boardq.dqn import acting
+from boardq.dqn.actor import ActFn, Actor, PoolOpponent
 from boardq.dqn.collection import Collection, LocalCollection, moves_in_flight
 from boardq.dqn.lambda_returns import make_lambda_return
 from boardq.dqn.learner_loop import LearnerLoop, Source
@@ -32,15 +34,14 @@ from boardq.dqn.ownership import (
 from boardq.dqn.replay import RateLimiter, ReplayRing
 from boardq.dqn.returns import make_returns
 from boardq.dqn.rewards import check_lead, make_rewards
-from boardq.dqn.sampling import make_play
 from boardq.gamebatch import EnvGames, GameBatch
 from boardq.pruning import PrunedGames, check_pruning
-from boardq.settings import ConfigError
 
 if TYPE_CHECKING:
     from boardq.dqn.dataset import ReplayFeed
     from boardq.dqn.learner import Learner
     from boardq.dqn.networks import QFunction
+    from boardq.dqn.sampling import Play
     from boardq.dqn.snapshot import Snapshot, SnapshotBox
     from boardq.game import Game
 
@@ -93,56 +94,25 @@ class Builder:
         return games
 
     def actor_inference(self) -> tuple[str, str]:
-        """How the actors compute Q-values (`actor_inference`), and one line saying why.
-
-        `auto` asks where TensorFlow computes (`boardq.dqn.chip.detect_chip`); resolved
-        once per builder.
-        """
+        """How the actors compute Q-values, and why (`acting.actor_inference`), resolved once."""
         if self._inference is None:
-            from boardq.dqn.numpy_net import resolve_actor_inference
-
-            gpu = False
-            if self.config.actor_inference == "auto":
-                from boardq.dqn.chip import detect_chip
-
-                gpu = detect_chip().gpu
-            self._inference = resolve_actor_inference(
-                self.config.actor_inference, self.config.network, gpu
-            )
+            self._inference = acting.actor_inference(self.config)
         return self._inference
 
     def make_forward(
         self, q_function: QFunction, inference: str
     ) -> Callable[[np.ndarray, Snapshot], np.ndarray]:
-        """Q-values of int8 planes under one snapshot's weights, as numpy.
-
-        `inference` "numpy" runs `NumpyQNetwork` over the snapshot's arrays in the
-        calling thread (numpy's BLAS capped at one thread in this process); otherwise
-        `q_function`, TensorFlow's compiled forward pass, over its tensors.
-        """
-        if inference == "numpy":
-            from boardq.dqn.numpy_net import NumpyQNetwork, limit_blas_threads
-
-            limit_blas_threads(1)
-            net = NumpyQNetwork(self.game.obs_shape, self.game.num_actions, self.config.network)
-            return lambda obs, snap: net(obs, snap.numpy_weights())
-        return lambda obs, snap: q_function(obs, snap.weights).numpy()
+        """Q-values of int8 planes under one snapshot's weights (`acting.make_forward`)."""
+        return acting.make_forward(self.config, self.game, q_function, inference)
 
     def make_policy(
         self, q_function: QFunction, snapshots: SnapshotBox, inference: str = "tensorflow"
     ) -> ActFn:
-        """The actors' act function: Q-values of the newest snapshot, and its version.
+        """The actors' act function over the newest snapshot (`acting.make_policy`).
 
-        Each call reads one immutable snapshot, so a forward pass never mixes two
-        versions of the weights (invariant 2). `inference` as `make_forward` takes it.
+        `inference` as `make_forward` takes it.
         """
-        forward = self.make_forward(q_function, inference)
-
-        def act(obs: np.ndarray) -> tuple[np.ndarray, int]:
-            snap = snapshots.get()
-            return forward(obs, snap), snap.version
-
-        return act
+        return acting.make_policy(self.make_forward(q_function, inference), snapshots)
 
     def make_actors(
         self,
@@ -186,7 +156,7 @@ class Builder:
                     admit=admit,
                     name=f"actor-{process}-{i}" if process else f"actor-{i}",
                     pool=opponent,
-                    search=self._search_moves(act_fn),
+                    search=acting.move_search(cfg, self.game, self._search, act_fn),
                 )
             )
         return actors
@@ -216,23 +186,9 @@ class Builder:
         )
         return LocalCollection(actors)
 
-    def make_play(self):
-        """How the actors choose moves: epsilon-greedy, or sampled from a policy head's pi'."""
-        cfg = self.config
-        return make_play(
-            cfg.network.policy_head, self.game.num_actions, cfg.policy_alpha, cfg.policy_beta
-        )
-
-    def _search_moves(self, act_fn: ActFn) -> MoveSearch | None:
-        """An actor's search for the `search_visits` setting (None: 0)."""
-        cfg = self.config
-        if not cfg.search_visits:
-            return None
-        if self._search is None:
-            raise ConfigError("search_visits is set, but this run's builder has no search")
-        play = self.make_play()
-        q_fn = lambda obs: play.split(act_fn(obs)[0])[0]  # noqa: E731  (Q-values alone)
-        return self._search(cfg, self.game, q_fn, cfg.games_per_thread)
+    def make_play(self) -> Play:
+        """How the actors choose moves (`acting.play_rule`)."""
+        return acting.play_rule(self.config, self.game)
 
     # -- replay and input pipeline ---------------------------------------------------------
     def replay_tolerance(self) -> float:
