@@ -2,12 +2,15 @@
 """Learning curves of runs side by side: a held-out figure against minutes of training.
 
     python3 scripts/learning_curves.py GAME --run LABEL=DIR [--run LABEL=DIR ...]
-        (--positions FILE | --ladder KEY) --out PREFIX
+        (--positions FILE | --ladder KEY | --opponent SPEC [--games N] [-- EVALUATE-ARGS])
+        --out PREFIX
 
 Each DIR is a run directory, or an `--out-dir` holding one run. `--positions FILE`
 measures every kept agent of each run on FILE, the network alone (Connect Four:
 games/connect_four/critical-positions.json); `--ladder KEY` reads a figure the run's
-ladder wrote (`eval/mcts:100/score`). Writes PREFIX.json (every curve), PREFIX.png (the
+ladder wrote (`eval/mcts:100/score`); `--opponent SPEC` plays every kept agent against
+SPEC with `boardq evaluate` (`--games` a seat, default 10; arguments after `--` go to
+evaluate, `-- --handicap 9`). Writes PREFIX.json (every curve), PREFIX.png (the
 chart) and prints each run's last and best points as a Markdown table
 (`boardq.benchmark.learncurve`). Exit codes: 0 done, 1 a bad run or file, 2 a bad
 command line.
@@ -30,6 +33,10 @@ def parser() -> argparse.ArgumentParser:
     figure = p.add_mutually_exclusive_group(required=True)
     figure.add_argument("--positions", help="a positions file: each kept agent's share")
     figure.add_argument("--ladder", help="a ladder figure of metrics.jsonl")
+    figure.add_argument("--opponent", help="an opponent each kept agent plays (evaluate's)")
+    p.add_argument("--games", type=int, default=10, help="with --opponent: games a seat (10)")
+    p.add_argument("--seed", type=int, default=0, help="with --opponent: evaluate's seed")
+    p.add_argument("extra", nargs="*", help="after --: more of evaluate's arguments")
     p.add_argument("--out", required=True, help="PREFIX of the .json and .png written")
     return p
 
@@ -50,12 +57,18 @@ def main(argv: list[str] | None = None) -> int:
             run = learncurve.run_dir_of(path)
             if args.positions:
                 curves[label] = learncurve.positions_curve(run, game, args.positions)
+            elif args.opponent:
+                curves[label] = learncurve.games_curve(
+                    run, game.name, args.opponent, args.games, args.seed, args.extra
+                )
             else:
                 curves[label] = learncurve.ladder_curve(run, args.ladder)
     except (BoardqError, ValueError, OSError) as e:
         print(f"learning_curves.py: {e}", file=sys.stderr)
         return 1
     figure = f"share of {Path(args.positions).stem}" if args.positions else args.ladder
+    if args.opponent:
+        figure = f"score against {args.opponent}"
     with open(f"{args.out}.json", "w") as f:
         json.dump({"game": game.name, "figure": figure, "curves": curves}, f, indent=1)
     print(f"| run | points | last (minutes, {figure}) | best |")

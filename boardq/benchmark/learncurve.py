@@ -7,7 +7,10 @@ of each row. Two curves come from that, with no training replayed:
 - `ladder_curve`: a ladder figure (`eval/mcts:100/score`, say) as the run measured it;
 - `positions_curve`: each kept agent's share of a positions file (`boardq.players.
   positions`: Connect Four's 570 solver-labelled positions), the network alone, its
-  minutes read off the metrics at the agent's train step.
+  minutes read off the metrics at the agent's train step;
+- `games_curve`: each kept agent's score against an opponent (GRhino, GNU Go) over
+  `boardq evaluate`'s games, run as the command itself, for runs whose ladder starved
+  (two training runs on two cores leave its process little time).
 
 Runs side by side at equal wall time make comparable curves, as the two of
 docs/results/connect_four.md, "A wider network at equal wall time" (taken by hand,
@@ -18,13 +21,22 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["kept_agents", "ladder_curve", "minutes_at", "positions_curve", "run_dir_of"]
+__all__ = [
+    "kept_agents",
+    "ladder_curve",
+    "minutes_at",
+    "games_curve",
+    "positions_curve",
+    "run_dir_of",
+]
 
 Curve = list[tuple[float, float]]
 _KEPT = re.compile(r"agent-(\d+)\.npz$")
@@ -103,4 +115,31 @@ def positions_curve(run: Path, game, positions_file: str | Path) -> Curve:
     for (_, path), at in zip(kept, minutes, strict=True):
         agent = Agent.load(path, game=game.name, symmetric=False, inference="numpy")
         curve.append((float(at), float(measure(agent, found.positions, seen)["share"])))
+    return curve
+
+
+def games_curve(
+    run: Path, game: str, opponent: str, games: int, seed: int = 0, extra: Sequence[str] = ()
+) -> Curve:
+    """(minutes, score) of each kept agent of `run` against `opponent`, `games` a seat.
+
+    Each agent is played by `boardq evaluate GAME --agent FILE --opponent SPEC --games N
+    --seed S --json` plus `extra` (`--handicap 9`, say), in a process of its own.
+
+    Raises:
+      ValueError: an evaluation failed (its last line of errors).
+    """
+    kept = kept_agents(run)
+    minutes = minutes_at(run, [step for step, _ in kept]) if kept else []
+    curve: Curve = []
+    for (_, path), at in zip(kept, minutes, strict=True):
+        command = [sys.executable, "-m", "boardq", "evaluate", game, "--agent", str(path),
+                   "--opponent", opponent, "--games", str(games), "--seed", str(seed),
+                   "--json", *extra]  # fmt: skip
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            raise ValueError(f"{path}: boardq evaluate failed: {last}")
+        result = json.loads(done.stdout)["opponents"][opponent]
+        curve.append((float(at), float(result["score"])))
     return curve

@@ -64,3 +64,22 @@ def test_each_kept_agents_share_of_the_positions_the_network_alone(tmp_path):
     assert 0.05 < want < 0.95  # the figure tells agents apart
     assert [m for m, _ in curve] == pytest.approx([1.5, 3.25])
     assert [s for _, s in curve] == pytest.approx([want, want])
+
+
+def test_each_kept_agent_plays_the_opponent_through_boardq_evaluate(tmp_path):
+    run = tmp_path / "ttt" / "tictactoe" / "20260101-000000"
+    (run / "agents").mkdir(parents=True)
+    rows = [{"elapsed_sec": 0.0, "train_steps": 0}, {"elapsed_sec": 120.0, "train_steps": 100}]
+    (run / "metrics.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    ttt = get_game("tictactoe")
+    size = int(np.prod(ttt.obs_shape))
+    zeros = [np.zeros((size, ttt.num_actions), np.float32), np.zeros(ttt.num_actions, np.float32)]
+    net = NetworkConfig(conv_filters=(), hidden_units=())
+    export_agent(run / "agents" / "agent-000000050.npz", "tictactoe", net, ttt.obs_shape,
+                 ttt.num_actions, zeros)  # fmt: skip
+    curve = learncurve.games_curve(run, "tictactoe", "perfect", games=2, seed=1)
+    # One point, at 1 minute; perfect play never loses, so at most draws: score <= 0.5.
+    assert len(curve) == 1 and curve[0][0] == pytest.approx(1.0)
+    assert 0.0 <= curve[0][1] <= 0.5
+    with pytest.raises(ValueError, match="boardq evaluate failed"):
+        learncurve.games_curve(run, "tictactoe", "mcts:0", games=1)
