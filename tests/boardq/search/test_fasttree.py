@@ -72,7 +72,9 @@ def test_the_compiled_tree_chooses_the_plain_trees_moves_with_the_same_statistic
     play_both_trees(case, HashNet(CASES[case][0].num_actions, seed=len(case)))
 
 
-@pytest.mark.parametrize("case", ["connect_four", "connect_four_scan2", "othello", "hex", "go_pruned"])
+@pytest.mark.parametrize(
+    "case", ["connect_four", "connect_four_scan2", "othello", "hex", "go_pruned"]
+)
 def test_with_a_policy_as_prior_the_compiled_tree_grows_the_plain_trees_tree(case):
     """Priors from a policy's logits and leaves valued by its expectation of Q, alike."""
     # Connect Four's games against random replies end soon: 3 moves compared at least.
