@@ -106,7 +106,8 @@ class Corrupted:
         return planes, legal
 
     def step(self, actions):
-        reward, done, first, _ = self.batch.step(actions)
+        outcome = self.batch.step(actions)
+        reward, done, first = outcome.reward, outcome.done, outcome.first_mover
         if self.flaw == "first_mover":
             first = ~first
         elif self.flaw == "reward":
