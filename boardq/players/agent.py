@@ -213,15 +213,34 @@ class Agent:
         in every image of the position (all images in one forward pass). No masking:
         callers mask illegal moves.
         """
+        return self._averaged(self._forward, planes, 1)[0]
+
+    def _averaged(self, forward, planes: np.ndarray, heads: int) -> list[np.ndarray]:
+        """`forward`'s `heads` blocks of A values [B, A] each, averaged over the images.
+
+        A symmetric agent averages, for every action, the values of that action's image
+        in every image of the position (all images in one forward pass).
+        """
         planes = np.asarray(planes, np.int8)
         if planes.shape[1:] != tuple(self._model.input_shape[1:]):
             raise ValueError(f"planes of shape {planes.shape} do not fit this {self.game} agent")
+        A = self.num_actions
         if not self._symmetries:
-            return self._forward(planes)
+            out = forward(planes)
+            return [out[:, k * A : (k + 1) * A] for k in range(heads)]
         images = np.concatenate([s.planes(planes) for s in self._symmetries])
-        q = self._forward(images).reshape(len(self._symmetries), len(planes), -1)
+        out = forward(images).reshape(len(self._symmetries), len(planes), -1)
         # Action a of the position is action action_map[a] of the image.
-        return np.mean([q[i][:, s.action_map] for i, s in enumerate(self._symmetries)], axis=0)
+        return [
+            np.mean(
+                [
+                    out[i][:, k * A : (k + 1) * A][:, s.action_map]
+                    for i, s in enumerate(self._symmetries)
+                ],
+                axis=0,
+            )
+            for k in range(heads)
+        ]
 
     def policy_batch(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(Q [B, A], the policy's logits [B, A]) of a batch of positions, one pass.
@@ -236,18 +255,8 @@ class Agent:
         """
         if self._two_headed is None:
             raise ValueError(f"this {self.game} agent carries no policy: trained without one")
-        planes = np.asarray(planes, np.int8)
-        if planes.shape[1:] != tuple(self._model.input_shape[1:]):
-            raise ValueError(f"planes of shape {planes.shape} do not fit this {self.game} agent")
-        A = self.num_actions
-        if not self._symmetries:
-            out = self._two_headed(planes)
-            return out[:, :A], out[:, A:]
-        images = np.concatenate([s.planes(planes) for s in self._symmetries])
-        out = self._two_headed(images).reshape(len(self._symmetries), len(planes), -1)
-        q = np.mean([out[i][:, :A][:, s.action_map] for i, s in enumerate(self._symmetries)], 0)
-        p = np.mean([out[i][:, A:][:, s.action_map] for i, s in enumerate(self._symmetries)], 0)
-        return q, p
+        q, logits = self._averaged(self._two_headed, planes, 2)
+        return q, logits
 
     def q_values(
         self,

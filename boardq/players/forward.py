@@ -90,15 +90,20 @@ def two_headed_pass(
     Raises:
       ValueError: no network shape (numpy needs it).
     """
+    if network is None:
+        raise ValueError("a policy's pass needs the network's shape (its NetworkConfig)")
+    obs_shape, num_actions = model.input_shape[1:], int(model.output_shape[-1])
+    return _numpy_two_heads(obs_shape, num_actions, network, [*model.get_weights(), *policy])
+
+
+def _numpy_two_heads(obs_shape, num_actions: int, network: NetworkConfig, weights) -> Callable:
+    """Planes -> [B, 2A] in numpy, one BLAS thread a call, over copies of `weights`."""
     import dataclasses
 
     from boardq.dqn.numpy_net import NumpyQNetwork
 
-    if network is None:
-        raise ValueError("a policy's pass needs the network's shape (its NetworkConfig)")
-    obs_shape, num_actions = model.input_shape[1:], int(model.output_shape[-1])
     net = NumpyQNetwork(obs_shape, num_actions, dataclasses.replace(network, policy_head=True))
-    arrays = tuple(np.array(w, np.float32) for w in [*model.get_weights(), *policy])
+    arrays = tuple(np.array(w, np.float32) for w in weights)
     one_thread = _one_blas_thread()
 
     def forward(planes: np.ndarray) -> np.ndarray:
@@ -117,23 +122,17 @@ def policy_pass(path) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     Raises:
       AgentFileError: the file is missing, unreadable, or carries no policy (one line).
     """
-    import dataclasses
-
-    from boardq.dqn.numpy_net import NumpyQNetwork
     from boardq.dqn.sampling import policy_probabilities
     from boardq.players.agentfile import network_of, read_policy
 
     header, weights, policy = read_policy(path)
-    network = dataclasses.replace(network_of(header), policy_head=True)
     num_actions = int(header["num_actions"])
-    net = NumpyQNetwork(header["obs_shape"], num_actions, network)
-    arrays = tuple(np.asarray(w, np.float32) for w in [*weights, *policy])
-    one_thread = _one_blas_thread()
+    forward = _numpy_two_heads(
+        header["obs_shape"], num_actions, network_of(header), [*weights, *policy]
+    )
 
     def probabilities(planes: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        with one_thread():
-            logits = net(planes, arrays)[:, num_actions:]
-        return policy_probabilities(logits, mask)
+        return policy_probabilities(forward(planes)[:, num_actions:], mask)
 
     return probabilities
 
